@@ -1,0 +1,85 @@
+// loadContract(): the document read, validated and dereferenced once per profile, with everything derived from
+// it. Mock, reference, conformance, fuzz and load all start here (style: "the spec is the only source").
+
+import { type Decision, readDecisions } from "./decisions.ts";
+import { dereferenceDocument, type OpenApiDocument, readRawDocument, SPEC_PATH, validateDocument } from "./document.ts";
+import { indexOperations, type OperationSpec } from "./operations.ts";
+import { createPriceTable, type PriceTable } from "./price-table.ts";
+import { applyProfile, type ProfileName } from "./profiles.ts";
+import { type ContractValidators, createValidators } from "./validators.ts";
+
+export interface RateLimitPolicy {
+  windowSeconds: number;
+  perAccount: number;
+  perOperation: Record<string, number>;
+  retryAfterSeconds: number;
+}
+
+export interface Contract {
+  profile: string;
+  /** the document as written, with the profile applied: what `/openapi.json` serves */
+  raw: OpenApiDocument;
+  /** the same, every `$ref` resolved */
+  document: OpenApiDocument;
+  version: string;
+  operations: OperationSpec[];
+  /** the contract's own operations, without the discovery documents */
+  contractOperations: OperationSpec[];
+  operation(operationId: string): OperationSpec;
+  validators: ContractValidators;
+  prices: PriceTable;
+  decisions: Decision[];
+  rateLimits: RateLimitPolicy;
+}
+
+export interface LoadOptions {
+  profile?: ProfileName | string;
+  /** another document (tests use deliberately broken copies); defaults to spec/openapi.yaml */
+  path?: string;
+}
+
+const cache = new Map<string, Promise<Contract>>();
+
+export function loadContract(options: LoadOptions = {}): Promise<Contract> {
+  const profile = options.profile ?? "primary";
+  const path = options.path ?? SPEC_PATH;
+  const key = `${path}\u0000${profile}`;
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = build(path, profile);
+    cache.set(key, pending);
+    pending.catch(() => cache.delete(key));
+  }
+  return pending;
+}
+
+async function build(path: string, profile: string): Promise<Contract> {
+  const raw = applyProfile(readRawDocument(path), profile);
+  await validateDocument(raw);
+  const document = await dereferenceDocument(raw);
+  const operations = indexOperations(document);
+  const byId = new Map(operations.map((o) => [o.operationId, o]));
+  const rl = (raw["x-rate-limits"] ?? {}) as Record<string, unknown>;
+  return {
+    profile,
+    raw,
+    document,
+    version: document.info.version,
+    operations,
+    contractOperations: operations.filter((o) => !o.discovery),
+    operation(id) {
+      const op = byId.get(id);
+      if (!op) throw new Error(`no operation "${id}" in the contract`);
+      return op;
+    },
+    validators: createValidators(operations),
+    prices: createPriceTable(operations),
+    decisions: readDecisions(raw),
+    rateLimits: {
+      windowSeconds: Number(rl.window_seconds ?? 60),
+      perAccount: Number(rl.per_account ?? 200),
+      perOperation: (rl.per_operation ?? {}) as Record<string, number>,
+      retryAfterSeconds: Number(rl.retry_after_seconds ?? 60),
+    },
+  };
+}

@@ -1,0 +1,25 @@
+// Reads spec/openapi.yaml, the single source of truth (issue 2). Every other part gets the contract from here.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import type { OpenAPIV3_1 } from "openapi-types";
+import { parse } from "yaml";
+
+export const SPEC_PATH = fileURLToPath(new URL("./openapi.yaml", import.meta.url));
+
+export type OpenApiDocument = OpenAPIV3_1.Document & Record<`x-${string}`, unknown>;
+
+/** The document as written (references intact): what `/openapi.json` serves. */
+export function readRawDocument(path: string = SPEC_PATH): OpenApiDocument {
+  return parse(readFileSync(path, "utf8")) as OpenApiDocument;
+}
+
+/** Validates the document against the OpenAPI 3.1 meta-schema; throws with the parser's message when it is not. */
+export async function validateDocument(doc: OpenApiDocument): Promise<void> {
+  await SwaggerParser.validate(structuredClone(doc) as never);
+}
+
+/** All `$ref`s resolved in place; schemas become plain JSON Schema the validators compile. */
+export async function dereferenceDocument(doc: OpenApiDocument): Promise<OpenApiDocument> {
+  return (await SwaggerParser.dereference(structuredClone(doc) as never)) as unknown as OpenApiDocument;
+}

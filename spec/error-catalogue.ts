@@ -1,0 +1,124 @@
+// The one error catalogue (style: fastify lib/errors.js). Every error any plumbline server answers is listed here
+// with a stable machine code, its HTTP status and a default message; D-error-body fixes the body around it.
+// spec/DECISIONS.md is rendered from this table too, and a test checks the two agree.
+
+/** Status labels, as the interface's status table names them (interface-spec "Errors"). */
+export const STATUS_LABELS: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  410: "Gone",
+  422: "Validation Error",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+export interface CatalogueEntry {
+  status: keyof typeof STATUS_LABELS & number;
+  message: string;
+  /** when it is answered */
+  when: string;
+}
+
+export const ERROR_CATALOGUE = {
+  PLB_MALFORMED_JSON: {
+    status: 400,
+    message: "The request body is not valid JSON",
+    when: "the body does not parse as JSON",
+  },
+  PLB_UNSUPPORTED_MEDIA_TYPE: {
+    status: 400,
+    message: "The request body must be JSON (Content-Type: application/json)",
+    when: "a POST whose Content-Type is not JSON",
+  },
+  PLB_BODY_SHAPE: {
+    status: 400,
+    message: "The request body must be a JSON object or a non-empty array",
+    when: "a missing body, a string, number, boolean or null body, or an empty array",
+  },
+  PLB_BODY_TOO_LARGE: {
+    status: 400,
+    message: "The request body is too large",
+    when: "a body over the server's size cap",
+  },
+  PLB_BAD_PARAMETER: {
+    status: 400,
+    message: "A request parameter is not valid",
+    when: "a query or path parameter violates its schema on an operation that lists no 422 (D-validation-status)",
+  },
+  PLB_BAD_VALUE: {
+    status: 400,
+    message: "A value is not accepted",
+    when: "a value valid for the schema but refused outside it, e.g. an unknown trending platform",
+  },
+  PLB_MISSING_CREDENTIAL: {
+    status: 401,
+    message: "This operation needs a bearer credential",
+    when: "no credential on an operation that is not paid (/usage)",
+  },
+  PLB_INVALID_TOKEN: {
+    status: 401,
+    message: "The bearer credential is not valid",
+    when: "a malformed, unknown or revoked credential",
+  },
+  PLB_PAYMENT_REQUIRED: {
+    status: 402,
+    message: "Payment is required for this operation",
+    when: "an anonymous call to a paid operation (the MPP challenge)",
+  },
+  PLB_INSUFFICIENT_CREDITS: {
+    status: 402,
+    message: "The credit balance cannot cover this call",
+    when: "a key holder whose balance is below the call's price",
+  },
+  PLB_TARGET_FORBIDDEN: {
+    status: 403,
+    message: "The target URL is not allowed",
+    when: "the target failed URL-safety or DNS checks",
+  },
+  PLB_ROUTE_NOT_FOUND: {
+    status: 404,
+    message: "No such route",
+    when: "a method and path the contract does not define",
+  },
+  PLB_TASK_NOT_FOUND: { status: 404, message: "No deepcrawl task with this id", when: "an unknown deepcrawl task id" },
+  PLB_TARGET_NOT_FOUND: {
+    status: 404,
+    message: "The target answered 404 Not Found",
+    when: "the crawl target answered 404",
+  },
+  PLB_TARGET_GONE: { status: 410, message: "The target answered 410 Gone", when: "the crawl target answered 410" },
+  PLB_VALIDATION_FAILED: {
+    status: 422,
+    message: "The request failed validation",
+    when: "any schema violation; errors[] lists every violated field",
+  },
+  PLB_RATE_LIMITED: { status: 429, message: "Rate limit reached", when: "the account's request window is full" },
+  PLB_INTERNAL: { status: 500, message: "Unexpected error", when: "a bug or an unexpected failure" },
+  PLB_UPSTREAM_FAILED: {
+    status: 502,
+    message: "The upstream failed",
+    when: "a target or engine failed or did not answer",
+  },
+  PLB_SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: "The service is temporarily unavailable",
+    when: "no renderer is free",
+  },
+  PLB_TARGET_TIMEOUT: {
+    status: 504,
+    message: "The page was not ready in time",
+    when: "the screenshot target did not become ready within timeout_ms",
+  },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CATALOGUE, code);
+}

@@ -1,0 +1,18 @@
+// The spec module: the single source of truth every part of plumbline imports (issue 2 §4).
+export { type Contract, type LoadOptions, loadContract, type RateLimitPolicy } from "./contract.ts";
+export { type Decision, decisionReferences, readDecisions, renderDecisionsPage } from "./decisions.ts";
+export { type OpenApiDocument, readRawDocument, SPEC_PATH } from "./document.ts";
+export {
+  type ApiErrorBody,
+  type FieldError,
+  PAYMENT_PROBLEM_TYPE,
+  type SerializedError,
+  serializeError,
+} from "./error-body.ts";
+export { type CatalogueEntry, ERROR_CATALOGUE, type ErrorCode, isErrorCode, STATUS_LABELS } from "./error-catalogue.ts";
+export type { JsonSchema } from "./json-schema.ts";
+export type { AuthMode, OperationSpec, ParameterSpec, Pricing, ResponseSpec } from "./operations.ts";
+export { createPriceTable, type PriceTable } from "./price-table.ts";
+export { applyProfile, type ProfileName, profileNames } from "./profiles.ts";
+export type { components, operations, paths, Schemas } from "./types.gen.ts";
+export { type BodyCheck, type ContractValidators, normalizeContentType, type ParameterCheck } from "./validators.ts";

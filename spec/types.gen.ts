@@ -1,0 +1,1245 @@
+// Generated from spec/openapi.yaml by `plumbline spec types --write` (openapi-typescript). Do not edit.
+export type paths = {
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Web search across many engines
+         * @description Searches the chosen engine. A single parameters object returns a search response; a non-empty array
+         *     returns a batch response with one entry per item, in order. Each result may carry an opaque per-result
+         *     id (type not shown by the contract; see D-search-result-id). With `crawl_results` N, the first N result
+         *     pages are crawled and their text returned in `content`, each billed as an additional crawl.
+         */
+        post: operations["search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * News search
+         * @description Like search, with the news engines and without `page`. Single object or non-empty array.
+         */
+        post: operations["news"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crawl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Single-page crawl returning readable text
+         * @description Fetches one public URL and returns its title and body as clean text with navigation, boilerplate and
+         *     scripts removed (Markdown, D-crawl-content). An array body returns an array of crawl responses; it may
+         *     hold only the URLs that succeeded, in any order, matched back by `crawlParameters.url` (D-crawl-batch).
+         *     A target that answers 404 or 410 yields 404 or 410, charged (D-charging).
+         */
+        post: operations["crawl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/screenshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Webpage screenshot as an image
+         * @description Renders a public page as an image. `quality` applies to jpeg and webp and is ignored for png
+         *     (D-screenshot-quality).
+         */
+        post: operations["screenshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sitemap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discover a site's URLs
+         * @description With `sitemap` (the default), the site's own sitemap is read: Sitemap directives in robots.txt first,
+         *     then conventional paths; sitemap index files and gzipped sitemaps are followed; the URLs declared for
+         *     the requested host are returned. A site without a sitemap falls back to the links on the given page.
+         *     With `all`, the sitemap is skipped and every link on that one page is returned, other hosts included.
+         *     Neither mode fetches page content.
+         */
+        post: operations["sitemap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trending lists from platforms
+         * @description Platforms accepted: `github` and `hackernews` (D-trending-platforms); another value is a bad value caught
+         *     outside schema validation (400). `max_results` defaults to 10 and is capped at 50 (D-trending-platforms).
+         */
+        post: operations["trending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/extract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prompt-driven structured extraction from one page
+         * @description `response_format` is a JSON Schema describing the wanted output; the OpenAI-style wrapper
+         *     `{"type":"json_schema","json_schema":{"schema":…}}` is accepted too (D-extract-response-format).
+         */
+        post: operations["extract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deepcrawl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an asynchronous whole-site crawl
+         * @description Returns at once with 202 and a task id; poll `GET /deepcrawl/status/{taskId}`. `type` defaults to
+         *     `sitemap` (D-deepcrawl-type). No idempotency key: a retried start bills a new task (D-charging). The
+         *     packaged result is a zip laid out as D-deepcrawl-zip says (schema `DeepcrawlManifest`).
+         */
+        post: operations["deepcrawl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deepcrawl/status/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll a deepcrawl task
+         * @description Free and safe to repeat. The contract lists no 401 here: the unguessable task id is the capability,
+         *     so a missing or unknown credential is not refused (D-status-auth). An unknown id answers 404 with
+         *     `status: not_found` (D-status-not-found).
+         */
+        get: operations["deepcrawlStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Uptime check
+         * @description Needs no credentials and does not tell whether an API key is valid.
+         */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Remaining credit balance of the authenticated account
+         * @description Free. Returns the remaining credit balance; can be used to confirm a credential works. The contract
+         *     lists no 402 or 422 here: no credential is 401 (D-auth), a bad `period` is 400 (D-validation-status).
+         */
+        get: operations["usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Machine-readable interface description */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** REST protected-resource metadata (RFC 9728) */
+        get: operations["getProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
+export type webhooks = Record<string, never>;
+export type components = {
+    schemas: {
+        /** @description Request of /search, echoed in its response. No other fields are accepted. */
+        SearchParameters: {
+            query: string;
+            /**
+             * @description Engine to use. Omitted or empty means the service default, `google` (D-default-search-service).
+             * @enum {string}
+             */
+            search_service?: "google" | "bing" | "bingcn" | "duckduckgo" | "yahoo" | "youtube" | "x" | "reddit" | "github" | "arxiv" | "wechat" | "bilibili" | "imdb" | "wikipedia" | "" | "baidu" | "360" | "quark";
+            /** @default 5 */
+            max_results: number;
+            /** @default 1 */
+            page: number;
+            /**
+             * @description Crawl the first N result pages and return their text in `content`; each is billed as a crawl.
+             * @default 0
+             */
+            crawl_results: number;
+            /** @default false */
+            image: boolean;
+            /** @default [] */
+            include_sites: string[];
+            /** @default [] */
+            exclude_sites: string[];
+            /** @description A language code such as a two-letter code or a regional form (en, en-GB). */
+            language?: string;
+            /** @enum {string} */
+            time_range?: "day" | "week" | "month" | "year" | "";
+        };
+        /** @description Request of /news, echoed in its response. As search parameters without `page`, with the news engines. */
+        NewsParameters: {
+            query: string;
+            /**
+             * @description Engine to use. Omitted or empty means the service default, `google` (D-default-search-service).
+             * @enum {string}
+             */
+            search_service?: "google" | "bing" | "duckduckgo" | "yahoo" | "hackernews" | "" | "reuters";
+            /** @default 5 */
+            max_results: number;
+            /**
+             * @description Crawl the first N result pages and return their text in `content`; each is billed as a crawl.
+             * @default 0
+             */
+            crawl_results: number;
+            /** @default false */
+            image: boolean;
+            /** @default [] */
+            include_sites: string[];
+            /** @default [] */
+            exclude_sites: string[];
+            /** @description A language code such as a two-letter code or a regional form (en, en-GB). */
+            language?: string;
+            /** @enum {string} */
+            time_range?: "day" | "week" | "month" | "year" | "";
+        };
+        SearchBatchRequest: components["schemas"]["SearchParameters"][];
+        NewsBatchRequest: components["schemas"]["NewsParameters"][];
+        SearchResult: {
+            title: string;
+            /** Format: uri */
+            link: string;
+            snippet: string;
+            /** @description Full page text, present when pages are crawled. */
+            content?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        SearchResponse: {
+            searchParameters: components["schemas"]["SearchParameters"];
+            results: components["schemas"]["SearchResult"][];
+            /** @description Present when images were requested. */
+            images?: string[];
+        };
+        NewsResponse: {
+            searchParameters: components["schemas"]["NewsParameters"];
+            results: components["schemas"]["SearchResult"][];
+            /** @description Present when images were requested. */
+            images?: string[];
+        };
+        BatchEntryError: {
+            message: string;
+            statusCode: number;
+        };
+        BatchSummary: {
+            total: number;
+            successful: number;
+            failed: number;
+            totalCost: number;
+        };
+        SearchBatchEntry: {
+            success: boolean;
+            data?: components["schemas"]["SearchResponse"];
+            error?: components["schemas"]["BatchEntryError"];
+            cost: number;
+        };
+        NewsBatchEntry: {
+            success: boolean;
+            data?: components["schemas"]["NewsResponse"];
+            error?: components["schemas"]["BatchEntryError"];
+            cost: number;
+        };
+        SearchBatchResponse: {
+            results: components["schemas"]["SearchBatchEntry"][];
+            summary: components["schemas"]["BatchSummary"];
+        };
+        NewsBatchResponse: {
+            results: components["schemas"]["NewsBatchEntry"][];
+            summary: components["schemas"]["BatchSummary"];
+        };
+        CrawlRequest: {
+            /** Format: uri */
+            url: string;
+            /**
+             * @description Render the page in a browser when the static fetch yields little or no readable text.
+             * @default true
+             */
+            enableFallback: boolean;
+        };
+        CrawlBatchRequest: components["schemas"]["CrawlRequest"][];
+        /** @description Contents not shown by the contract; the fields plumbline fills are a decision (D-crawl-metadata). */
+        CrawlMetadata: {
+            description?: string | null;
+            language?: string | null;
+            published_time?: string | null;
+            site_name?: string | null;
+            canonical_url?: string | null;
+            status_code?: number;
+            content_type?: string;
+            word_count?: number;
+            /** Format: date-time */
+            fetched_at?: string;
+            /** @description True when the browser fallback produced the text. */
+            rendered?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        CrawlResult: {
+            title: string;
+            /** Format: uri */
+            link: string;
+            /** @description Readable text (Markdown, D-crawl-content). */
+            content: string;
+            metadata?: components["schemas"]["CrawlMetadata"];
+        } & {
+            [key: string]: unknown;
+        };
+        CrawlResponse: {
+            crawlParameters: {
+                /** Format: uri */
+                url: string;
+            };
+            results: components["schemas"]["CrawlResult"];
+        };
+        CrawlBatchResponse: components["schemas"]["CrawlResponse"][];
+        /**
+         * @default {
+         *       "width": 1440,
+         *       "height": 900,
+         *       "device_scale_factor": 1
+         *     }
+         */
+        ScreenshotViewport: {
+            /** @default 1440 */
+            width: number;
+            /** @default 900 */
+            height: number;
+            /** @default 1 */
+            device_scale_factor: number;
+        };
+        ScreenshotRequest: {
+            /** Format: uri */
+            url: string;
+            /**
+             * @default png
+             * @enum {string}
+             */
+            format: "png" | "jpeg" | "webp";
+            /**
+             * @description Capture the whole document.
+             * @default false
+             */
+            full_page: boolean;
+            viewport?: components["schemas"]["ScreenshotViewport"];
+            /**
+             * @description When the page counts as ready.
+             * @default load
+             * @enum {string}
+             */
+            wait_until: "domcontentloaded" | "load" | "networkidle";
+            /** @description CSS selector to wait for. */
+            wait_for_selector?: string;
+            /** @description CSS selector; capture only that element. */
+            selector?: string;
+            /** @default 0 */
+            delay_ms: number;
+            /** @default 20000 */
+            timeout_ms: number;
+            /** @description Applies to jpeg and webp; ignored for png (D-screenshot-quality). */
+            quality?: number;
+            /** @default false */
+            omit_background: boolean;
+            /**
+             * @default light
+             * @enum {string}
+             */
+            color_scheme: "light" | "dark";
+            /**
+             * @default disabled
+             * @enum {string}
+             */
+            animations: "disabled" | "allow";
+        };
+        SitemapRequest: {
+            /** Format: uri */
+            url: string;
+            /**
+             * @default sitemap
+             * @enum {string}
+             */
+            type: "sitemap" | "all";
+        };
+        SitemapResponse: {
+            links: string[];
+        };
+        TrendingRequest: {
+            /** @description Platform; `github` or `hackernews` (D-trending-platforms). */
+            search_service: string;
+            /** @description No upper bound or default in the contract; defaults to 10 and is capped at 50 (D-trending-platforms). */
+            max_results?: number;
+        };
+        TrendingResult: {
+            title: string;
+            /** Format: uri */
+            url: string;
+            description?: string | null;
+        };
+        TrendingResponse: {
+            trendingParameters: components["schemas"]["TrendingRequest"];
+            results: components["schemas"]["TrendingResult"][];
+        };
+        ExtractRequest: {
+            /** Format: uri */
+            url: string;
+            /** @description Natural-language instruction. */
+            prompt?: string;
+            /** @description A JSON Schema describing the wanted output, or the OpenAI-style wrapper (D-extract-response-format). */
+            response_format?: {
+                [key: string]: unknown;
+            };
+        };
+        ExtractResponse: {
+            /** @constant */
+            success: true;
+            extractParameters: {
+                /** Format: uri */
+                url: string;
+            };
+            /** @description Any JSON value; its shape follows the `response_format` supplied. */
+            results: unknown;
+        };
+        DeepcrawlRequest: {
+            /** Format: uri */
+            url: string;
+            /**
+             * @description `sitemap` (the default) crawls the links the sitemap declares; `all` every findable link (D-deepcrawl-type).
+             * @enum {string}
+             */
+            type?: "sitemap" | "all";
+        };
+        DeepcrawlAcceptedResponse: {
+            taskId: string;
+            /** @constant */
+            status: "queued";
+        };
+        DeepcrawlStatusResponse: {
+            taskId: string;
+            /** @enum {string} */
+            status?: "queued" | "waiting" | "processing" | "completed" | "failed" | "not_found";
+            success?: boolean;
+            message?: string;
+            error?: string | null;
+            /** @description Locator of the packaged result. */
+            r2Key?: string;
+            /**
+             * Format: uri
+             * @description Where the packaged result is fetched.
+             */
+            zipUrl?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The 404 body of the status operation: a status response with `status: not_found` that also carries the error
+         *     members `ok`, `error`, `message` and `code` (D-status-not-found). The RFC 9457 `status` member is left out
+         *     because the status response uses that name for the task state.
+         */
+        DeepcrawlNotFound: components["schemas"]["DeepcrawlStatusResponse"] & {
+            /** @constant */
+            status: "not_found";
+            /** @constant */
+            ok: false;
+            error: string;
+            message: string;
+            code?: string;
+        };
+        /** @description `manifest.json` at the root of the deepcrawl zip (D-deepcrawl-zip). */
+        DeepcrawlManifest: {
+            taskId: string;
+            /** Format: uri */
+            url: string;
+            /** @enum {string} */
+            type: "sitemap" | "all";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string;
+            pages: {
+                /** Format: uri */
+                url: string;
+                /** @description Path of the Markdown document in the zip; null when the page failed. */
+                path: string | null;
+                title?: string | null;
+                /** @description HTTP status of the page fetch (0 when unreachable). */
+                status: number;
+                bytes: number;
+            }[];
+        };
+        HealthResponse: {
+            status: string;
+            /** Format: date-time */
+            timestamp?: string;
+            version?: string;
+        };
+        UsageResponse: {
+            usage: number;
+            user_id?: string | null;
+            /** @enum {string} */
+            credential_type: "api_key" | "oauth";
+            client_id?: string | null;
+        };
+        ApiErrorField: {
+            /** @description JSON Pointer of the violated field (D-error-codes). */
+            field?: string;
+            message?: string;
+            /** @description The JSON Schema keyword that failed (D-error-codes). */
+            code?: string;
+        };
+        /**
+         * @description The contract's error body. `application/problem+json` for 402. plumbline always sends `ok`, `error`, `message`
+         *     and a stable `code` from its error catalogue (D-error-body); the contract marks no field required.
+         */
+        ApiError: {
+            /** @constant */
+            ok?: false;
+            error?: string;
+            message?: string;
+            errors?: components["schemas"]["ApiErrorField"][];
+            /** Format: uri */
+            type?: string;
+            title?: string;
+            status?: number;
+            detail?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description RFC 9728 protected-resource metadata. */
+        ProtectedResourceMetadata: {
+            /** Format: uri */
+            resource: string;
+            authorization_servers: string[];
+            bearer_methods_supported?: string[];
+            scopes_supported?: string[];
+            /** Format: uri */
+            resource_documentation?: string;
+        };
+    };
+    responses: {
+        /** @description Malformed JSON, a non-JSON content type, a body that is neither an object nor a non-empty array, or a bad value caught outside schema validation (D-validation-status). */
+        BadRequest: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description A malformed, unknown or revoked bearer credential (and no credential at all on `/usage`) (D-auth). */
+        Unauthorized: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                "WWW-Authenticate": components["headers"]["WwwAuthenticateBearer"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description An anonymous call to a paid operation (the MPP payment challenge), or a balance that cannot cover the call
+         *     (D-auth, D-payment-challenge).
+         */
+        PaymentRequired: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                "WWW-Authenticate": components["headers"]["WwwAuthenticatePayment"];
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The screenshot target failed URL-safety or DNS checks. */
+        Forbidden: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The crawl target confirmed the URL does not exist (charged, D-charging). */
+        NotFound: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The crawl target is permanently gone (charged, D-charging). */
+        Gone: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Schema validation failed; `errors[]` lists every violated field (D-validation-status, D-error-codes). */
+        ValidationError: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Rate limit reached (D-rate-limits). */
+        TooManyRequests: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Unexpected failure. */
+        InternalServerError: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description An upstream failed or timed out (not charged, D-charging). */
+        BadGateway: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The renderer is temporarily unavailable. */
+        ServiceUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The page did not become ready within `timeout_ms`. */
+        GatewayTimeout: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /**
+         * @description The request id, echoed from an incoming `x-request-id` or generated (D-headers).
+         * @example req_8c1b0a6f2e
+         */
+        RequestId: string;
+        /**
+         * @description Every API response: `</openapi.json>; rel="service-desc", </docs>; rel="service-doc", </health>; rel="status"`
+         *     (D-headers).
+         * @example </openapi.json>; rel="service-desc", </docs>; rel="service-doc", </health>; rel="status"
+         */
+        Link: string;
+        /**
+         * @description RFC 6750 / RFC 9728 challenge naming the protected-resource metadata, e.g.
+         *     `Bearer error="invalid_token", resource_metadata="{base_url}/.well-known/oauth-protected-resource"` (D-auth).
+         */
+        WwwAuthenticateBearer: string;
+        /**
+         * @description MPP payment challenge, `Payment id="…", realm="…", method="…", intent="charge", request="<base64url JSON>"`,
+         *     followed by a Bearer challenge naming the protected-resource metadata (D-payment-challenge).
+         */
+        WwwAuthenticatePayment: string;
+        /** @description The payment challenge is never cached (D-payment-challenge). */
+        CacheControlNoStore: "no-store";
+        /** @description Seconds to wait before retrying (D-rate-limits). */
+        RetryAfter: string;
+        /** @description IETF RateLimit header, e.g. `"default";r=0;t=42` (D-rate-limits). */
+        RateLimit: string;
+        /** @description IETF RateLimit-Policy header, e.g. `"default";q=200;w=60` (D-rate-limits). */
+        RateLimitPolicy: string;
+    };
+    pathItems: never;
+};
+export type $defs = Record<string, never>;
+export interface operations {
+    search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchParameters"] | components["schemas"]["SearchBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description A search response (single form) or a search batch response (array form). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"] | components["schemas"]["SearchBatchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    news: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsParameters"] | components["schemas"]["NewsBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description A news response (single form) or a news batch response (array form). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsResponse"] | components["schemas"]["NewsBatchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    crawl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrawlRequest"] | components["schemas"]["CrawlBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description A crawl response, or for an array body an array of crawl responses. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlResponse"] | components["schemas"]["CrawlBatchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    screenshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScreenshotRequest"];
+            };
+        };
+        responses: {
+            /** @description The image, in the requested format. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    sitemap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SitemapRequest"];
+            };
+        };
+        responses: {
+            /** @description The discovered links. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitemapResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    trending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrendingRequest"];
+            };
+        };
+        responses: {
+            /** @description The trending list. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrendingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    extract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtractRequest"];
+            };
+        };
+        responses: {
+            /** @description The extracted data, shaped by `response_format`. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    deepcrawl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeepcrawlRequest"];
+            };
+        };
+        responses: {
+            /** @description The task was accepted and queued. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepcrawlAcceptedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    deepcrawlStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example dc_5f0c9e2a7b1d4c3e8a6f0b2d9c4e1a7f */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task's current status. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepcrawlStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description No task with this id. The body is both an error and a status response with `status: not_found`
+             *     (D-status-not-found).
+             */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepcrawlNotFound"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service is up. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    usage: {
+        parameters: {
+            query?: {
+                period?: "day" | "week" | "month" | "year";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance and the kind of credential used. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This document, as JSON. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    getProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The protected-resource metadata, naming the authorization server. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+        };
+    };
+}
+
+/** Convenience aliases: the component schemas by name. */
+export type Schemas = components["schemas"];
