@@ -343,6 +343,7 @@ export type components = {
             [key: string]: unknown;
         };
         SearchResponse: {
+            /** @description The request's parameters echoed (D-echo). */
             searchParameters: components["schemas"]["SearchParameters"];
             results: components["schemas"]["SearchResult"][];
             /** @description Present when images were requested. */
@@ -549,6 +550,7 @@ export type components = {
             /** @constant */
             status: "queued";
         };
+        /** @description States move queued → waiting → processing → completed, or to failed (D-deepcrawl-states). */
         DeepcrawlStatusResponse: {
             taskId: string;
             /** @enum {string} */
@@ -602,6 +604,7 @@ export type components = {
                 bytes: number;
             }[];
         };
+        /** @description `status: ok`; `version` is the interface version the implementation serves (D-health). */
         HealthResponse: {
             status: string;
             /** Format: date-time */
@@ -1170,6 +1173,7 @@ export interface operations {
     usage: {
         parameters: {
             query?: {
+                /** @description Validated, then ignored; usage is the remaining balance whatever the period (D-usage-period). */
                 period?: "day" | "week" | "month" | "year";
             };
             header?: never;
