@@ -10,7 +10,7 @@ const HEADER = `// Generated from spec/openapi.yaml by \`plumbline spec types --
 export async function generateTypes(path: string = SPEC_PATH): Promise<string> {
   // dev-time tool: imported lazily so the runtime never loads the TypeScript compiler
   const { default: openapiTS, astToString } = await import("openapi-typescript");
-  const ast = await openapiTS(pathToFileURL(path), { alphabetize: false, exportType: true });
+  const ast = await openapiTS(pathToFileURL(path), { alphabetize: false, exportType: true, defaultNonNullable: false });
   return `${HEADER}${astToString(ast)}
 /** Convenience aliases: the component schemas by name. */
 export type Schemas = components["schemas"];

@@ -285,20 +285,20 @@ export type components = {
              */
             search_service?: "google" | "bing" | "bingcn" | "duckduckgo" | "yahoo" | "youtube" | "x" | "reddit" | "github" | "arxiv" | "wechat" | "bilibili" | "imdb" | "wikipedia" | "" | "baidu" | "360" | "quark";
             /** @default 5 */
-            max_results: number;
+            max_results?: number;
             /** @default 1 */
-            page: number;
+            page?: number;
             /**
              * @description Crawl the first N result pages and return their text in `content`; each is billed as a crawl.
              * @default 0
              */
-            crawl_results: number;
+            crawl_results?: number;
             /** @default false */
-            image: boolean;
+            image?: boolean;
             /** @default [] */
-            include_sites: string[];
+            include_sites?: string[];
             /** @default [] */
-            exclude_sites: string[];
+            exclude_sites?: string[];
             /** @description A language code such as a two-letter code or a regional form (en, en-GB). */
             language?: string;
             /** @enum {string} */
@@ -313,18 +313,18 @@ export type components = {
              */
             search_service?: "google" | "bing" | "duckduckgo" | "yahoo" | "hackernews" | "" | "reuters";
             /** @default 5 */
-            max_results: number;
+            max_results?: number;
             /**
              * @description Crawl the first N result pages and return their text in `content`; each is billed as a crawl.
              * @default 0
              */
-            crawl_results: number;
+            crawl_results?: number;
             /** @default false */
-            image: boolean;
+            image?: boolean;
             /** @default [] */
-            include_sites: string[];
+            include_sites?: string[];
             /** @default [] */
-            exclude_sites: string[];
+            exclude_sites?: string[];
             /** @description A language code such as a two-letter code or a regional form (en, en-GB). */
             language?: string;
             /** @enum {string} */
@@ -392,7 +392,7 @@ export type components = {
              * @description Render the page in a browser when the static fetch yields little or no readable text.
              * @default true
              */
-            enableFallback: boolean;
+            enableFallback?: boolean;
         };
         CrawlBatchRequest: components["schemas"]["CrawlRequest"][];
         /** @description Contents not shown by the contract; the fields plumbline fills are a decision (D-crawl-metadata). */
@@ -439,11 +439,11 @@ export type components = {
          */
         ScreenshotViewport: {
             /** @default 1440 */
-            width: number;
+            width?: number;
             /** @default 900 */
-            height: number;
+            height?: number;
             /** @default 1 */
-            device_scale_factor: number;
+            device_scale_factor?: number;
         };
         ScreenshotRequest: {
             /** Format: uri */
@@ -452,41 +452,41 @@ export type components = {
              * @default png
              * @enum {string}
              */
-            format: "png" | "jpeg" | "webp";
+            format?: "png" | "jpeg" | "webp";
             /**
              * @description Capture the whole document.
              * @default false
              */
-            full_page: boolean;
+            full_page?: boolean;
             viewport?: components["schemas"]["ScreenshotViewport"];
             /**
              * @description When the page counts as ready.
              * @default load
              * @enum {string}
              */
-            wait_until: "domcontentloaded" | "load" | "networkidle";
+            wait_until?: "domcontentloaded" | "load" | "networkidle";
             /** @description CSS selector to wait for. */
             wait_for_selector?: string;
             /** @description CSS selector; capture only that element. */
             selector?: string;
             /** @default 0 */
-            delay_ms: number;
+            delay_ms?: number;
             /** @default 20000 */
-            timeout_ms: number;
+            timeout_ms?: number;
             /** @description Applies to jpeg and webp; ignored for png (D-screenshot-quality). */
             quality?: number;
             /** @default false */
-            omit_background: boolean;
+            omit_background?: boolean;
             /**
              * @default light
              * @enum {string}
              */
-            color_scheme: "light" | "dark";
+            color_scheme?: "light" | "dark";
             /**
              * @default disabled
              * @enum {string}
              */
-            animations: "disabled" | "allow";
+            animations?: "disabled" | "allow";
         };
         SitemapRequest: {
             /** Format: uri */
@@ -495,7 +495,7 @@ export type components = {
              * @default sitemap
              * @enum {string}
              */
-            type: "sitemap" | "all";
+            type?: "sitemap" | "all";
         };
         SitemapResponse: {
             links: string[];

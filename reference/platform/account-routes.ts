@@ -1,0 +1,83 @@
+// The free operations: health, usage and deepcrawl status, plus the zip route zipUrl points at.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { serializeError } from "../../spec/index.ts";
+import { statusResponse } from "./deepcrawl-service.ts";
+import type { PlatformOptions } from "./platform-options.ts";
+import { baseUrlOf, sendError } from "./request-state.ts";
+
+/** Parameters on operations that list no 422 are answered 400 with the same errors[] (D-validation-status). */
+function parameterError(o: PlatformOptions, req: FastifyRequest, reply: FastifyReply): FastifyReply | null {
+  const op = req.operation;
+  if (!op || op.parameters.length === 0) return null;
+  const check = o.contract.validators.checkParameters(op.operationId, {
+    query: req.query as Record<string, unknown>,
+    path: req.params as Record<string, unknown>,
+  });
+  if (check.ok) return null;
+  return sendError(reply, serializeError("PLB_BAD_PARAMETER", { errors: check.errors }));
+}
+
+export function accountRoutes(app: FastifyInstance, o: PlatformOptions) {
+  const route = (operationId: string) => {
+    const op = o.contract.operation(operationId);
+    return { method: op.method.toUpperCase() as "GET", url: op.routePath, config: { operationId } };
+  };
+
+  app.route({
+    ...route("health"),
+    handler: async () => ({
+      status: "ok",
+      timestamp: new Date(o.clock.now()).toISOString(),
+      version: o.contract.version,
+    }),
+  });
+
+  app.route({
+    ...route("usage"),
+    handler: async (req, reply) => {
+      const bad = parameterError(o, req, reply);
+      if (bad) return bad;
+      const account = req.account;
+      if (!account) return sendError(reply, serializeError("PLB_MISSING_CREDENTIAL"));
+      return {
+        usage: await o.accounts.balance(account.id),
+        user_id: account.userId,
+        credential_type: account.credentialType,
+        client_id: account.clientId,
+      };
+    },
+  });
+
+  app.route({
+    ...route("deepcrawlStatus"),
+    handler: async (req, reply) => {
+      const bad = parameterError(o, req, reply);
+      if (bad) return bad;
+      const { taskId } = req.params as { taskId: string };
+      const task = await o.deepcrawl.get(taskId);
+      if (!task) {
+        // D-status-not-found: 404 whose body is a status response with status not_found and the error members
+        const e = serializeError("PLB_TASK_NOT_FOUND", { message: `No deepcrawl task with id ${taskId}` });
+        const { status: _rfc9457Status, ...members } = e.body;
+        return reply
+          .code(404)
+          .type("application/json")
+          .send({ ...members, taskId, status: "not_found", success: false });
+      }
+      return statusResponse(task, baseUrlOf(req, o.publicUrl));
+    },
+  });
+
+  // where zipUrl points (zipPath(); D-deepcrawl-zip); the unguessable task id is the capability, as for status polling
+  app.get("/deepcrawl/files/:file", async (req, reply) => {
+    const { file } = req.params as { file: string };
+    const taskId = file.endsWith(".zip") ? file.slice(0, -4) : file;
+    const zip = await o.deepcrawl.archive(taskId);
+    if (!zip)
+      return sendError(reply, serializeError("PLB_TASK_NOT_FOUND", { message: `No packaged result for ${taskId}` }));
+    return reply
+      .type("application/zip")
+      .header("content-disposition", `attachment; filename="${taskId}.zip"`)
+      .send(zip);
+  });
+}

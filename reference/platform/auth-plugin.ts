@@ -1,0 +1,62 @@
+// Authentication challenges (interface-spec "Authentication" 1-4; D-auth, D-status-auth, D-payment-challenge).
+// Runs in onRequest, before the body is parsed: an anonymous call to a paid operation gets the 402 challenge
+// whatever its body, as the live service answers.
+import fp from "fastify-plugin";
+import { serializeError } from "../../spec/index.ts";
+import { bearerChallenge, paymentChallenge, priceCurrency } from "./payment-challenge.ts";
+import type { PlatformOptions } from "./platform-options.ts";
+import { baseUrlOf, sendError } from "./request-state.ts";
+
+/** The credential of an `Authorization: Bearer <credential>` header; "" when the header is there but malformed. */
+export function bearerCredential(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const m = /^Bearer +([\x21-\x7e]+) *$/i.exec(header);
+  return m ? m[1] : "";
+}
+
+export const authPlugin = fp<
+  Pick<PlatformOptions, "contract" | "accounts" | "clock" | "publicUrl" | "paymentRecipient">
+>(
+  async (app, o) => {
+    app.decorateRequest("operation", null);
+    app.decorateRequest("account", null);
+    const currency = priceCurrency(o.contract);
+
+    app.addHook("onRequest", async (req, reply) => {
+      const id = req.routeOptions.config.operationId;
+      const op = id ? o.contract.operation(id) : null;
+      req.operation = op;
+      if (!op || op.auth === "none") return;
+      const baseUrl = baseUrlOf(req, o.publicUrl);
+      const credential = bearerCredential(req.headers.authorization);
+      if (credential === null) {
+        if (op.auth === "optional") return;
+        if (op.pricing) {
+          const { error, headers } = paymentChallenge("PLB_PAYMENT_REQUIRED", undefined, {
+            baseUrl,
+            realm: req.host,
+            price: op.pricing.price,
+            currency,
+            recipient: o.paymentRecipient ?? "plumbline",
+            nowMs: o.clock.now(),
+          });
+          return sendError(reply, error, headers);
+        }
+        return sendError(reply, serializeError("PLB_MISSING_CREDENTIAL"), {
+          "www-authenticate": bearerChallenge(baseUrl),
+        });
+      }
+      const account = credential ? await o.accounts.authenticate(credential) : null;
+      if (account) {
+        req.account = account;
+        return;
+      }
+      // D-status-auth: the task id is the capability; a bad credential is not refused on status polling
+      if (op.auth === "optional") return;
+      return sendError(reply, serializeError("PLB_INVALID_TOKEN"), {
+        "www-authenticate": bearerChallenge(baseUrl, "invalid_token"),
+      });
+    });
+  },
+  { name: "plumbline-auth", dependencies: ["plumbline-error-handling"] },
+);

@@ -1,0 +1,47 @@
+// createPlatform(): the contract's behaviour common to mock and reference, as one Fastify instance over
+// injected stores, clock and engines (brief: "written once, in reference/platform/").
+import Fastify, { type FastifyInstance } from "fastify";
+import { accountRoutes } from "./account-routes.ts";
+import { authPlugin } from "./auth-plugin.ts";
+import { discoveryRoutes } from "./discovery-routes.ts";
+import { errorHandlingPlugin } from "./error-handling-plugin.ts";
+import { createExecutors } from "./operation-executors.ts";
+import { createPaidHandler } from "./paid-operation.ts";
+import type { PlatformOptions } from "./platform-options.ts";
+import { rateLimitPlugin } from "./rate-limit-plugin.ts";
+import { requestHeadersPlugin, requestIdFrom } from "./request-headers-plugin.ts";
+
+export interface CreatePlatformOptions extends PlatformOptions {
+  /** hooks and routes the implementation adds before the contract's routes (the mock's steering, admin API) */
+  extend?: (app: FastifyInstance) => Promise<void> | void;
+}
+
+export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: o.logger ?? false,
+    bodyLimit: o.bodyLimit ?? 1024 * 1024,
+    genReqId: (req) => requestIdFrom(req.headers["x-request-id"]),
+    // an unknown query parameter or a trailing slash is not worth a 404
+    routerOptions: { ignoreTrailingSlash: true },
+    onProtoPoisoning: "error",
+    onConstructorPoisoning: "error",
+  });
+  await app.register(errorHandlingPlugin);
+  await app.register(requestHeadersPlugin);
+  if (o.extend) await o.extend(app);
+  await app.register(authPlugin, o);
+  await app.register(rateLimitPlugin, o);
+
+  const paid = createPaidHandler(o, createExecutors(o.engines, o.deepcrawl));
+  for (const op of o.contract.contractOperations.filter((c) => c.pricing)) {
+    app.route({
+      method: op.method.toUpperCase() as "POST",
+      url: op.routePath,
+      config: { operationId: op.operationId },
+      handler: paid,
+    });
+  }
+  accountRoutes(app, o);
+  discoveryRoutes(app, o);
+  return app;
+}

@@ -1,0 +1,54 @@
+// One executor per paid operation: request in, engine result out. Handlers stay thin (style 4).
+import type { Schemas } from "../../spec/index.ts";
+import type { DeepcrawlService } from "./deepcrawl-service.ts";
+import type { EngineContext, EngineResult, Engines } from "./engines.ts";
+import type { Account } from "./stores.ts";
+
+export interface Produced {
+  status: number;
+  contentType: string;
+  payload: unknown;
+}
+
+export interface ExecutionContext {
+  engine: EngineContext;
+  account: Account;
+}
+
+export type Executor = (body: unknown, ctx: ExecutionContext) => Promise<EngineResult<Produced>>;
+
+const json =
+  (status: number) =>
+  (value: unknown): Produced => ({ status, contentType: "application/json", payload: value });
+
+async function map<T>(pending: Promise<EngineResult<T>>, to: (value: T) => Produced): Promise<EngineResult<Produced>> {
+  const r = await pending;
+  return r.ok ? { ok: true, value: to(r.value) } : r;
+}
+
+export function createExecutors(engines: Engines, deepcrawl: DeepcrawlService): Record<string, Executor> {
+  return {
+    search: (b, c) => map(engines.search(b as Schemas["SearchParameters"], c.engine), json(200)),
+    news: (b, c) => map(engines.news(b as Schemas["NewsParameters"], c.engine), json(200)),
+    crawl: (b, c) => map(engines.crawl(b as Schemas["CrawlRequest"], c.engine), json(200)),
+    sitemap: (b, c) => map(engines.sitemap(b as Schemas["SitemapRequest"], c.engine), json(200)),
+    trending: (b, c) => map(engines.trending(b as Schemas["TrendingRequest"], c.engine), json(200)),
+    extract: (b, c) => map(engines.extract(b as Schemas["ExtractRequest"], c.engine), json(200)),
+    screenshot: (b, c) =>
+      map(engines.screenshot(b as Schemas["ScreenshotRequest"], c.engine), (img) => ({
+        status: 200,
+        contentType: img.contentType,
+        payload: img.body,
+      })),
+    // 202 with the accepted task; the result is polled (interface-spec "POST /deepcrawl")
+    deepcrawl: (b, c) =>
+      map(deepcrawl.start(c.account.id, b as Schemas["DeepcrawlRequest"], c.engine), (task) =>
+        json(202)({ taskId: task.taskId, status: "queued" }),
+      ),
+  };
+}
+
+/** Failures that are still charged: a crawl target that confirmed 404 or 410 (D-charging). */
+export function chargedFailure(operationId: string, code: string): boolean {
+  return operationId === "crawl" && (code === "PLB_TARGET_NOT_FOUND" || code === "PLB_TARGET_GONE");
+}

@@ -1,0 +1,174 @@
+// The paid-operation flow (interface-spec "General rules" 2-3, "Errors"; D-validation-status, D-charging):
+// validate (400/422) → semantic checks (400) → hold the price (402) → run → settle or release.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import {
+  type Contract,
+  ERROR_CATALOGUE,
+  type ErrorCode,
+  type OperationSpec,
+  serializeError,
+} from "../../spec/index.ts";
+import { type BatchEntry, runBatch, summarize } from "./batch.ts";
+import type { EngineContext } from "./engines.ts";
+import { chargedFailure, type ExecutionContext, type Executor, type Produced } from "./operation-executors.ts";
+import { paymentChallenge, priceCurrency } from "./payment-challenge.ts";
+import type { PlatformOptions } from "./platform-options.ts";
+import { trendingPlatforms } from "./request-defaults.ts";
+import { baseUrlOf, sendError } from "./request-state.ts";
+import type { Account } from "./stores.ts";
+
+type Outcome =
+  | { ok: true; value: Produced; cost: number }
+  | { ok: false; code: ErrorCode; message?: string; cost: number };
+
+/** Checks the schema cannot express (D-validation-status: 400 for a bad value caught outside schema validation). */
+function semanticError(contract: Contract, op: OperationSpec, body: unknown): ReturnType<typeof serializeError> | null {
+  if (op.operationId === "trending") {
+    const platforms = trendingPlatforms(contract);
+    const service = (body as { search_service: string }).search_service;
+    if (!platforms.includes(service)) {
+      return serializeError("PLB_BAD_VALUE", {
+        message: `Unknown trending platform "${service}"; accepted: ${platforms.join(", ")}`,
+        errors: [
+          { field: "/search_service", message: `/search_service must be one of ${platforms.join(", ")}`, code: "enum" },
+        ],
+      });
+    }
+  }
+  return null;
+}
+
+export function createPaidHandler(o: PlatformOptions, executors: Record<string, Executor>) {
+  const { contract, accounts } = o;
+  const currency = priceCurrency(contract);
+
+  /**
+   * Holds the entry's price, runs it, then settles (charged) or releases (free) the hold. A batch entry that fails
+   * costs 0 whatever the failure (D-charging), so only single calls charge a confirmed 404/410.
+   */
+  async function runCharged(
+    op: OperationSpec,
+    entry: unknown,
+    ctx: ExecutionContext,
+    requestId: string,
+    inBatch: boolean,
+  ): Promise<Outcome> {
+    const exec = executors[op.operationId];
+    const credits = contract.prices.entryCredits(op.operationId, entry);
+    const hold = await accounts.hold(ctx.account.id, credits, { operationId: op.operationId, requestId });
+    if (!hold) {
+      const balance = await accounts.balance(ctx.account.id);
+      return {
+        ok: false,
+        code: "PLB_INSUFFICIENT_CREDITS",
+        message: `This call costs ${credits} credits; the balance is ${balance}`,
+        cost: 0,
+      };
+    }
+    let r: Awaited<ReturnType<Executor>>;
+    try {
+      r = await exec(entry, ctx);
+    } catch (err) {
+      await accounts.release(hold);
+      throw err;
+    }
+    if (r.ok || (!inBatch && chargedFailure(op.operationId, r.code))) {
+      await accounts.settle(hold);
+      return r.ok
+        ? { ok: true, value: r.value, cost: credits }
+        : { ok: false, code: r.code, message: r.message, cost: credits };
+    }
+    await accounts.release(hold);
+    return { ok: false, code: r.code, message: r.message, cost: 0 };
+  }
+
+  function failure(reply: FastifyReply, req: FastifyRequest, op: OperationSpec, out: Extract<Outcome, { ok: false }>) {
+    if (out.code === "PLB_INSUFFICIENT_CREDITS" || out.code === "PLB_PAYMENT_REQUIRED") {
+      const { error, headers } = paymentChallenge(out.code, out.message, {
+        baseUrl: baseUrlOf(req, o.publicUrl),
+        realm: req.host,
+        price: op.pricing?.price ?? "0",
+        currency,
+        recipient: o.paymentRecipient ?? "plumbline",
+        nowMs: o.clock.now(),
+      });
+      return sendError(reply, error, headers);
+    }
+    return sendError(reply, serializeError(out.code, { message: out.message }));
+  }
+
+  return async function paidHandler(req: FastifyRequest, reply: FastifyReply) {
+    const op = req.operation as OperationSpec;
+    const account = req.account as Account;
+    const body = req.body;
+    const check = contract.validators.checkBody(op.operationId, body);
+    if (!check.ok) {
+      if (check.kind === "shape") return sendError(reply, serializeError("PLB_BODY_SHAPE"));
+      const n = check.errors.length;
+      return sendError(
+        reply,
+        serializeError("PLB_VALIDATION_FAILED", {
+          message: `The request failed validation (${n} error${n === 1 ? "" : "s"})`,
+          errors: check.errors,
+        }),
+      );
+    }
+    const entries = check.batch ? (body as unknown[]) : [body];
+    for (const entry of entries) {
+      const bad = semanticError(contract, op, entry);
+      if (bad) return sendError(reply, bad);
+    }
+    const engine: EngineContext = { requestId: req.id, variability: "normal", seed: 0, ...o.engineContext?.(req) };
+    const ctx: ExecutionContext = { engine, account };
+
+    if (!check.batch) {
+      const out = await runCharged(op, body, ctx, req.id, false);
+      if (!out.ok) return failure(reply, req, op, out);
+      return reply.code(out.value.status).type(out.value.contentType).send(out.value.payload);
+    }
+
+    const results = await runBatch(
+      entries,
+      async (entry, index): Promise<BatchEntry<unknown> & { code?: ErrorCode }> => {
+        const fault = o.batchEntryFault?.(op.operationId, index, req);
+        const out: Outcome = fault
+          ? { ok: false, code: fault, cost: 0 }
+          : await runCharged(
+              op,
+              entry,
+              { ...ctx, engine: { ...engine, requestId: `${req.id}.${index}` } },
+              req.id,
+              true,
+            );
+        if (out.ok) return { success: true, data: out.value.payload, cost: out.cost };
+        const status = ERROR_CATALOGUE[out.code].status;
+        return {
+          success: false,
+          error: { message: out.message ?? ERROR_CATALOGUE[out.code].message, statusCode: status },
+          cost: 0,
+          code: out.code,
+        };
+      },
+    );
+
+    if (op.operationId === "crawl") {
+      // D-crawl-batch: an array of the crawl responses that succeeded; when none did, the first failure answers
+      const ok = results.filter((r) => r.success).map((r) => (r as { data: unknown }).data);
+      if (ok.length === 0) {
+        const first = results[0] as { error: { message: string }; code?: ErrorCode };
+        return failure(reply, req, op, {
+          ok: false,
+          code: first.code ?? "PLB_UPSTREAM_FAILED",
+          message: first.error.message,
+          cost: 0,
+        });
+      }
+      return reply.code(200).type("application/json").send(ok);
+    }
+    const clean = results.map(({ code: _code, ...entry }) => entry as BatchEntry<unknown>);
+    return reply
+      .code(200)
+      .type("application/json")
+      .send({ results: clean, summary: summarize(clean) });
+  };
+}

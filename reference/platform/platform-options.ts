@@ -1,0 +1,28 @@
+// Everything an implementation plugs into the platform (style: one injected record, as Prism's core takes).
+import type { FastifyRequest } from "fastify";
+import type { Contract, ErrorCode, RateLimitPolicy } from "../../spec/index.ts";
+import type { DeepcrawlService } from "./deepcrawl-service.ts";
+import type { EngineContext, Engines } from "./engines.ts";
+import type { AccountStore, Clock, RateLimitStore } from "./stores.ts";
+
+export interface PlatformOptions {
+  contract: Contract;
+  accounts: AccountStore;
+  rateLimitStore: RateLimitStore;
+  clock: Clock;
+  engines: Engines;
+  deepcrawl: DeepcrawlService;
+  /** overrides of the document's rate limits (D-rate-limits); `perAccount: 0` turns limiting off */
+  rateLimits?: Partial<RateLimitPolicy>;
+  /** recipient named in payment challenges */
+  paymentRecipient?: string;
+  /** the base URL clients use, when it is not the address they reached (a proxy in front) */
+  publicUrl?: string;
+  /** maximum request body size in bytes (default 1 MiB) */
+  bodyLimit?: number;
+  logger?: boolean | Record<string, unknown>;
+  /** per-request engine context (the mock reads seed and variability from Prefer) */
+  engineContext?: (req: FastifyRequest) => Partial<EngineContext>;
+  /** lets the mock fail chosen batch entries: a catalogue code, or null to run the entry */
+  batchEntryFault?: (operationId: string, index: number, req: FastifyRequest) => ErrorCode | null;
+}

@@ -1,0 +1,59 @@
+// The store and clock interfaces the platform runs over. The reference plugs in SQL stores and the real clock;
+// the mock plugs in in-memory stores and a virtual clock. Billing and auth are written once, over these.
+
+export interface Account {
+  id: string;
+  userId: string | null;
+  credentialType: "api_key" | "oauth";
+  clientId: string | null;
+}
+
+/** Credits reserved for one call (or one batch entry) until it completes or fails. */
+export interface Hold {
+  accountId: string;
+  credits: number;
+  operationId: string;
+  requestId: string;
+}
+
+export interface AccountStore {
+  /** The account a presented credential belongs to; null when unknown or revoked. */
+  authenticate(credential: string): Promise<Account | null>;
+  balance(accountId: string): Promise<number>;
+  /** Reserves credits atomically; null when the balance cannot cover them. Never overdraws (D-charging). */
+  hold(accountId: string, credits: number, meta: { operationId: string; requestId: string }): Promise<Hold | null>;
+  /** The call completed: the hold becomes a ledger entry ("charging happens on completion", D-charging). */
+  settle(hold: Hold): Promise<void>;
+  /** The call failed: the reserved credits return to the balance. */
+  release(hold: Hold): Promise<void>;
+}
+
+export interface RateLimitStore {
+  /** Counts one request against `key` in the fixed window containing `nowMs`. */
+  hit(key: string, windowMs: number, nowMs: number): Promise<{ count: number; resetAtMs: number }>;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export const realClock: Clock = { now: () => Date.now() };
+
+/** A fixed-window counter in memory; enough for one process (the mock, a single reference instance). */
+export function createMemoryRateLimitStore(): RateLimitStore & { clear(): void } {
+  const windows = new Map<string, { start: number; count: number }>();
+  return {
+    async hit(key, windowMs, nowMs) {
+      const start = Math.floor(nowMs / windowMs) * windowMs;
+      const w = windows.get(key);
+      const current = w && w.start === start ? w : { start, count: 0 };
+      current.count += 1;
+      windows.set(key, current);
+      return { count: current.count, resetAtMs: start + windowMs };
+    },
+    clear() {
+      windows.clear();
+    },
+  };
+}
