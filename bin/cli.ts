@@ -1,10 +1,12 @@
 // `plumbline <command>`: one dispatcher; each command lives in its own part and is also a typed API (index.ts).
+import { BENCH_HELP, benchCommand } from "../load/bench/cli.ts";
 import { MOCK_HELP, mockCommand } from "../mock/cli.ts";
 import { SPEC_HELP, specCommand } from "../spec/cli.ts";
 
 type Command = { summary: string; help: string; run: (argv: string[]) => Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
+  bench: { summary: "benchmark the mock against Prism and a bare Fastify route", help: BENCH_HELP, run: benchCommand },
   mock: { summary: "run the stateful mock of the API (npm start)", help: MOCK_HELP, run: mockCommand },
   spec: {
     summary: "validate, summarise, lint and regenerate from spec/openapi.yaml",

@@ -4,7 +4,8 @@
 import type { Schemas } from "../../spec/index.ts";
 import type { EngineContext, EngineResult } from "./engines.ts";
 
-export type DeepcrawlState = "queued" | "waiting" | "processing" | "completed" | "failed";
+/** A task's states: the contract's status values but `not_found`, which only an unknown id reports. */
+export type DeepcrawlState = Exclude<NonNullable<Schemas["DeepcrawlStatusResponse"]["status"]>, "not_found">;
 
 export interface DeepcrawlTask {
   taskId: string;

@@ -1,0 +1,94 @@
+// `plumbline mock`: the stateful mock on a port, until SIGINT/SIGTERM.
+import { parseArgs } from "node:util";
+import type { MockAccountInput } from "./memory-accounts.ts";
+import { DEMO_KEY, startMock } from "./start-mock.ts";
+
+export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010] [--key KEY:CREDITS ...] [--seed N]
+                      [--clock real|manual] [--variability normal|max] [--profile primary|alt-bounds]
+                      [--rate-limit N] [--deepcrawl-steps QUEUED_MS,WAITING_MS,PROCESSING_MS] [--log]
+
+  --key KEY:CREDITS   create an account with this API key and balance (repeatable); with none, the demo key
+                      ${DEMO_KEY} with 1000 credits is created and printed. KEY:CREDITS:oauth makes the
+                      credential an OAuth token (usage reports credential_type oauth)
+  --seed N            seed of the generated data (default 1): the same seed and request give the same answer
+  --clock manual      time moves only through POST /__mock/clock/advance (deepcrawl states, rate windows)
+  --variability max   exercise everything the contract allows on every request (nulls, absent optionals, extra
+                      properties, empty arrays, failed batch entries, failed deepcrawl tasks)
+  --rate-limit N      requests per minute per account (default: the document's 200; 0 turns limiting off)
+  --deepcrawl-steps   durations of the queued, waiting and processing states (default 1000,1000,3000)
+  --log               log every request (pino, JSON lines)
+
+Steering from tests: the Prefer header (code=, example=, dynamic=, seed=, latency=, fault=reset|hang,
+variability=max, fail-entries="1,3", deepcrawl=failed) and the admin API under /__mock (see mock/README.md).`;
+
+function parseKey(spec: string): MockAccountInput {
+  const [key, credits, type] = spec.split(":");
+  const n = Number(credits);
+  if (!key || !Number.isSafeInteger(n) || n < 0 || (type && type !== "oauth" && type !== "api_key")) {
+    throw new Error(`--key takes KEY:CREDITS[:oauth] with a whole number of credits, not "${spec}"`);
+  }
+  return { key, credits: n, credentialType: (type as "oauth" | "api_key" | undefined) ?? "api_key" };
+}
+
+function intOption(name: string, value: string | undefined, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${name} takes a whole number >= ${min}, not "${value}"`);
+  return n;
+}
+
+export async function mockCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "4010" },
+      key: { type: "string", multiple: true },
+      seed: { type: "string" },
+      clock: { type: "string", default: "real" },
+      variability: { type: "string", default: "normal" },
+      profile: { type: "string", default: "primary" },
+      "rate-limit": { type: "string" },
+      "deepcrawl-steps": { type: "string" },
+      log: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(MOCK_HELP);
+    return 0;
+  }
+  if (values.clock !== "real" && values.clock !== "manual") throw new Error(`--clock takes real or manual`);
+  if (values.variability !== "normal" && values.variability !== "max")
+    throw new Error(`--variability takes normal or max`);
+  const steps = values["deepcrawl-steps"]?.split(",").map((v) => intOption("deepcrawl-steps", v) as number);
+  if (steps && steps.length !== 3)
+    throw new Error("--deepcrawl-steps takes three durations: QUEUED_MS,WAITING_MS,PROCESSING_MS");
+  const perAccount = intOption("rate-limit", values["rate-limit"]);
+
+  const mock = await startMock({
+    host: values.host,
+    port: intOption("port", values.port),
+    keys: (values.key ?? []).map(parseKey),
+    seed: intOption("seed", values.seed),
+    clock: values.clock,
+    variability: values.variability,
+    profile: values.profile,
+    rateLimits: perAccount === undefined ? undefined : { perAccount },
+    deepcrawlSteps: steps ? { queuedMs: steps[0], waitingMs: steps[1], processingMs: steps[2] } : undefined,
+    logger: values.log,
+  });
+  console.log(`plumbline mock listening on ${mock.url}`);
+  for (const k of mock.keys) console.log(`  key ${k.key}: ${k.credits} credits (${k.credentialType ?? "api_key"})`);
+  console.log(`  docs ${mock.url}/docs, admin ${mock.url}/__mock, clock ${values.clock}, seed ${values.seed ?? 1}`);
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      console.log(`${signal}: closing`);
+      mock.close().then(resolve, resolve);
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  });
+  return 0;
+}

@@ -1,0 +1,131 @@
+// In-memory accounts, keys and a credit ledger for the mock, behind the platform's AccountStore interface.
+// Single-threaded JavaScript makes each hold atomic, so concurrent calls never overdraw (D-charging).
+import type { Account, AccountStore, Hold } from "../reference/platform/stores.ts";
+
+export interface MockAccountInput {
+  key: string;
+  credits: number;
+  credentialType?: "api_key" | "oauth";
+  userId?: string | null;
+  clientId?: string | null;
+}
+
+export interface LedgerEntry {
+  accountId: string;
+  operationId: string;
+  requestId: string;
+  credits: number;
+  balanceAfter: number;
+  at: number;
+}
+
+export interface MockAccountView {
+  id: string;
+  key: string;
+  balance: number;
+  credentialType: "api_key" | "oauth";
+  userId: string | null;
+  clientId: string | null;
+  revoked: boolean;
+  charged: number;
+}
+
+interface Row extends Account {
+  key: string;
+  balance: number;
+  revoked: boolean;
+}
+
+export interface MemoryAccounts extends AccountStore {
+  create(input: MockAccountInput): MockAccountView;
+  setBalance(key: string, credits: number): MockAccountView | null;
+  revoke(key: string): MockAccountView | null;
+  list(): MockAccountView[];
+  ledger(key?: string): LedgerEntry[];
+  clear(): void;
+}
+
+export function createMemoryAccounts(now: () => number): MemoryAccounts {
+  const byKey = new Map<string, Row>();
+  const byId = new Map<string, Row>();
+  let ledger: LedgerEntry[] = [];
+  let next = 1;
+
+  const view = (r: Row): MockAccountView => ({
+    id: r.id,
+    key: r.key,
+    balance: r.balance,
+    credentialType: r.credentialType,
+    userId: r.userId,
+    clientId: r.clientId,
+    revoked: r.revoked,
+    charged: ledger.filter((e) => e.accountId === r.id).reduce((s, e) => s + e.credits, 0),
+  });
+
+  return {
+    async authenticate(credential) {
+      const r = byKey.get(credential);
+      return r && !r.revoked
+        ? { id: r.id, userId: r.userId, credentialType: r.credentialType, clientId: r.clientId }
+        : null;
+    },
+    async balance(accountId) {
+      return byId.get(accountId)?.balance ?? 0;
+    },
+    async hold(accountId, credits, meta): Promise<Hold | null> {
+      const r = byId.get(accountId);
+      if (!r || r.balance < credits) return null;
+      r.balance -= credits;
+      return { accountId, credits, ...meta };
+    },
+    async settle(hold) {
+      const r = byId.get(hold.accountId);
+      if (!r || hold.credits === 0) return;
+      const { accountId, operationId, requestId, credits } = hold;
+      ledger.push({ accountId, operationId, requestId, credits, balanceAfter: r.balance, at: now() });
+    },
+    async release(hold) {
+      const r = byId.get(hold.accountId);
+      if (r) r.balance += hold.credits;
+    },
+    create(input) {
+      const existing = byKey.get(input.key);
+      const id = existing?.id ?? `acct_${String(next++).padStart(4, "0")}`;
+      const row: Row = {
+        id,
+        key: input.key,
+        balance: input.credits,
+        credentialType: input.credentialType ?? "api_key",
+        userId: input.userId === undefined ? `usr_${id.slice(5)}` : input.userId,
+        clientId: input.clientId ?? (input.credentialType === "oauth" ? `client_${id.slice(5)}` : null),
+        revoked: false,
+      };
+      byKey.set(row.key, row);
+      byId.set(row.id, row);
+      return view(row);
+    },
+    setBalance(key, credits) {
+      const r = byKey.get(key);
+      if (!r) return null;
+      r.balance = credits;
+      return view(r);
+    },
+    revoke(key) {
+      const r = byKey.get(key);
+      if (!r) return null;
+      r.revoked = true;
+      return view(r);
+    },
+    list: () => [...byKey.values()].map(view),
+    ledger(key) {
+      const id = key === undefined ? undefined : byKey.get(key)?.id;
+      return key === undefined ? [...ledger] : ledger.filter((e) => e.accountId === id);
+    },
+    clear() {
+      byKey.clear();
+      byId.clear();
+      ledger = [];
+      next = 1;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+// Everything the mock keeps, and the admin handle over it. The HTTP admin API (/__mock/…) and in-process callers
+// (startMock().admin) use this one object, so both steer the same state.
+import { randomBytes } from "node:crypto";
+import { createMemoryRateLimitStore } from "../reference/platform/stores.ts";
+import type { ErrorCode } from "../spec/index.ts";
+import {
+  createDeepcrawlSimulator,
+  type DeepcrawlScenario,
+  type DeepcrawlSimulator,
+  type DeepcrawlSteps,
+} from "./deepcrawl-simulator.ts";
+import type { SyntheticEngineOptions } from "./engines/index.ts";
+import { createSyntheticSiteCrawler } from "./engines/index.ts";
+import { createFaultRules, type FaultRules } from "./fault-rules.ts";
+import {
+  createMemoryAccounts,
+  type MemoryAccounts,
+  type MockAccountInput,
+  type MockAccountView,
+} from "./memory-accounts.ts";
+import { createRequestJournal, type RequestJournal } from "./request-journal.ts";
+import { codeForStatus } from "./steered-response.ts";
+import { type ClockMode, createVirtualClock, type VirtualClock } from "./virtual-clock.ts";
+
+export interface BatchFailureRule {
+  /** an operationId, or "*" */
+  operationId: string;
+  entries: number[];
+  statusCode: number;
+}
+
+export interface MockStateOptions extends Omit<SyntheticEngineOptions, "now"> {
+  keys: MockAccountInput[];
+  clock: ClockMode;
+  startTime?: number;
+  deepcrawlSteps?: Partial<DeepcrawlSteps>;
+}
+
+export interface MockAdmin {
+  reset(): void;
+  createAccount(input: Partial<MockAccountInput> & { credits: number }): MockAccountView;
+  setBalance(key: string, credits: number): MockAccountView | null;
+  revokeAccount(key: string): MockAccountView | null;
+  accounts(): MockAccountView[];
+  clock(): { mode: ClockMode; now: string; epochMs: number };
+  advanceClock(ms: number): { mode: ClockMode; now: string; epochMs: number };
+  setClock(epochMs: number): { mode: ClockMode; now: string; epochMs: number };
+  journal: RequestJournal;
+  faults: FaultRules;
+  batchFailures: { set(rule: BatchFailureRule | null): void; get(): BatchFailureRule | null };
+  deepcrawl: Pick<DeepcrawlSimulator, "setSteps" | "setNextScenario" | "list" | "steps">;
+}
+
+export interface MockState {
+  clock: VirtualClock;
+  accounts: MemoryAccounts;
+  rateLimitStore: ReturnType<typeof createMemoryRateLimitStore>;
+  deepcrawl: DeepcrawlSimulator;
+  journal: RequestJournal;
+  faults: FaultRules;
+  admin: MockAdmin;
+  /** the code a batch entry is failed with by the admin rule, or null */
+  batchFailure(operationId: string, index: number): ErrorCode | null;
+}
+
+export function createMockState(o: MockStateOptions): MockState {
+  const start = o.startTime ?? Date.now();
+  const clock = createVirtualClock(o.clock, start);
+  const accounts = createMemoryAccounts(() => clock.now());
+  const rateLimitStore = createMemoryRateLimitStore();
+  const deepcrawl = createDeepcrawlSimulator({
+    clock,
+    crawler: createSyntheticSiteCrawler({ contract: o.contract, now: () => new Date(clock.now()) }),
+    steps: o.deepcrawlSteps,
+  });
+  const journal = createRequestJournal();
+  const faults = createFaultRules();
+  let batchRule: BatchFailureRule | null = null;
+  const seedAccounts = () => {
+    for (const k of o.keys) accounts.create(k);
+  };
+  seedAccounts();
+  const clockView = () => ({ mode: clock.mode, now: new Date(clock.now()).toISOString(), epochMs: clock.now() });
+
+  const admin: MockAdmin = {
+    reset() {
+      accounts.clear();
+      seedAccounts();
+      rateLimitStore.clear();
+      deepcrawl.clear();
+      deepcrawl.setSteps({ ...o.deepcrawlSteps });
+      journal.clear();
+      faults.clear();
+      batchRule = null;
+      if (clock.mode === "manual") clock.set(start);
+    },
+    createAccount(input) {
+      return accounts.create({ ...input, key: input.key ?? `mock_${randomBytes(12).toString("hex")}` });
+    },
+    setBalance: (key, credits) => accounts.setBalance(key, credits),
+    revokeAccount: (key) => accounts.revoke(key),
+    accounts: () => accounts.list(),
+    clock: clockView,
+    advanceClock(ms) {
+      clock.advance(ms);
+      return clockView();
+    },
+    setClock(ms) {
+      clock.set(ms);
+      return clockView();
+    },
+    journal,
+    faults,
+    batchFailures: {
+      set(rule) {
+        batchRule = rule;
+      },
+      get: () => batchRule,
+    },
+    deepcrawl,
+  };
+
+  return {
+    clock,
+    accounts,
+    rateLimitStore,
+    deepcrawl,
+    journal,
+    faults,
+    admin,
+    batchFailure(operationId, index) {
+      if (!batchRule || (batchRule.operationId !== "*" && batchRule.operationId !== operationId)) return null;
+      return batchRule.entries.includes(index) ? codeForStatus(batchRule.statusCode) : null;
+    },
+  };
+}
+
+export type { DeepcrawlScenario };

@@ -1,0 +1,45 @@
+// The request journal (WireMock's "request journal"): what the mock was asked and what it answered, for tests
+// that assert on traffic. A ring buffer, so a long-running mock keeps bounded memory.
+
+export interface JournalEntry {
+  seq: number;
+  at: string;
+  method: string;
+  url: string;
+  operationId: string | null;
+  status: number;
+  requestId: string;
+  accountId: string | null;
+  durationMs: number;
+}
+
+export interface RequestJournal {
+  record(entry: Omit<JournalEntry, "seq">): void;
+  list(filter?: { operationId?: string; limit?: number }): JournalEntry[];
+  clear(): void;
+}
+
+export function createRequestJournal(capacity = 10_000): RequestJournal {
+  // a circular buffer: recording stays O(1) once it is full
+  let ring: JournalEntry[] = [];
+  let seq = 0;
+  const ordered = () =>
+    ring.length < capacity ? ring : [...ring.slice(seq % capacity), ...ring.slice(0, seq % capacity)];
+  return {
+    record(entry) {
+      const e = { seq: seq + 1, ...entry };
+      if (ring.length < capacity) ring.push(e);
+      else ring[seq % capacity] = e;
+      seq += 1;
+    },
+    list(filter = {}) {
+      const all = ordered();
+      const matching = filter.operationId ? all.filter((e) => e.operationId === filter.operationId) : all;
+      return filter.limit ? matching.slice(-filter.limit) : [...matching];
+    },
+    clear() {
+      ring = [];
+      seq = 0;
+    },
+  };
+}

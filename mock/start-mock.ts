@@ -1,0 +1,114 @@
+// startMock(): the stateful mock as a typed, in-process API (the `plumbline mock` command is a thin CLI over it).
+import type { FastifyInstance } from "fastify";
+import { createPlatform } from "../reference/platform/create-platform.ts";
+import { type Contract, type ErrorCode, loadContract, type RateLimitPolicy } from "../spec/index.ts";
+import { adminRoutes } from "./admin-routes.ts";
+import type { DeepcrawlSteps } from "./deepcrawl-simulator.ts";
+import { createSyntheticEngines } from "./engines/index.ts";
+import type { MockAccountInput } from "./memory-accounts.ts";
+import { createMockState, type MockAdmin } from "./mock-state.ts";
+import { steerEngines } from "./steered-engines.ts";
+import { codeForStatus } from "./steered-response.ts";
+import { installSteering, preferencesOf } from "./steering-plugin.ts";
+import type { ClockMode } from "./virtual-clock.ts";
+
+export const DEMO_KEY = "plumbline-demo-key";
+
+export interface MockOptions {
+  host?: string;
+  /** 0 picks a free port */
+  port?: number;
+  /** accounts to create; none: one demo key with 1000 credits */
+  keys?: MockAccountInput[];
+  seed?: number;
+  clock?: ClockMode;
+  /** start of a manual clock (epoch ms) */
+  startTime?: number;
+  /** `max` exercises everything the contract allows, on every request */
+  variability?: "normal" | "max";
+  rateLimits?: Partial<RateLimitPolicy>;
+  deepcrawlSteps?: Partial<DeepcrawlSteps>;
+  profile?: string;
+  logger?: boolean;
+  /** an already loaded contract (saves loading it again in tests) */
+  contract?: Contract;
+}
+
+export interface RunningMock {
+  url: string;
+  port: number;
+  admin: MockAdmin;
+  app: FastifyInstance;
+  contract: Contract;
+  keys: MockAccountInput[];
+  close(): Promise<void>;
+}
+
+export async function buildMock(options: MockOptions = {}) {
+  const contract = options.contract ?? (await loadContract({ profile: options.profile }));
+  const seed = options.seed ?? 1;
+  const keys = options.keys?.length ? options.keys : [{ key: DEMO_KEY, credits: 1000 }];
+  const state = createMockState({
+    contract,
+    keys,
+    clock: options.clock ?? "real",
+    startTime: options.startTime,
+    deepcrawlSteps: options.deepcrawlSteps,
+  });
+  const engines = steerEngines(contract, createSyntheticEngines({ contract, now: () => new Date(state.clock.now()) }));
+  const variabilityOf = (req: Parameters<typeof preferencesOf>[0]) =>
+    preferencesOf(req).variability ?? options.variability ?? "normal";
+
+  const app = await createPlatform({
+    contract,
+    accounts: state.accounts,
+    rateLimitStore: state.rateLimitStore,
+    clock: state.clock,
+    engines,
+    deepcrawl: state.deepcrawl,
+    rateLimits: options.rateLimits,
+    logger: options.logger ?? false,
+    engineContext: (req) => {
+      const p = preferencesOf(req);
+      // steered-engines.ts reads example/dynamic, deepcrawl-simulator.ts reads deepcrawl (Prefer)
+      return {
+        seed: p.seed ?? seed,
+        variability: variabilityOf(req),
+        example: p.example,
+        dynamic: p.dynamic,
+        deepcrawl: p.deepcrawl,
+      } as object;
+    },
+    batchEntryFault: (operationId, index, req): ErrorCode | null => {
+      const p = preferencesOf(req);
+      if (p.failEntries?.includes(index)) return "PLB_UPSTREAM_FAILED";
+      const ruled = state.batchFailure(operationId, index);
+      if (ruled) return ruled;
+      // contract-edge mode: every third entry fails, so clients meet partial batches
+      return variabilityOf(req) === "max" && index % 3 === 2 ? codeForStatus(502) : null;
+    },
+    extend: (app) => {
+      installSteering(app, contract, state, seed);
+      adminRoutes(app, state.admin);
+    },
+  });
+  return { app, state, contract, keys };
+}
+
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const { app, state, contract, keys } = await buildMock(options);
+  const host = options.host ?? "127.0.0.1";
+  await app.listen({ host, port: options.port ?? 4010 });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : (options.port ?? 4010);
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    admin: state.admin,
+    app,
+    contract,
+    keys,
+    close: () => app.close(),
+  };
+}

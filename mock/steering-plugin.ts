@@ -1,0 +1,72 @@
+// Steering from tests, per request (Prefer) and per rule (admin faults): latency, dropped connections and forced
+// statuses. Registered before the platform's auth hook, so a forced status needs no credential, as in Prism.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { sendError } from "../reference/platform/request-state.ts";
+import { type Contract, serializeError } from "../spec/index.ts";
+import { createRng } from "./engines/rng.ts";
+import type { MockState } from "./mock-state.ts";
+import { MAX_LATENCY_MS, type Preferences, parsePrefer } from "./prefer.ts";
+import { steeredError } from "./steered-response.ts";
+
+const preferences = new WeakMap<FastifyRequest, Preferences>();
+
+/** The Prefer header of a request, parsed once. */
+export function preferencesOf(req: FastifyRequest): Preferences {
+  let p = preferences.get(req);
+  if (!p) {
+    p = parsePrefer(req.headers.prefer);
+    preferences.set(req, p);
+  }
+  return p;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function installSteering(app: FastifyInstance, contract: Contract, state: MockState, seed: number) {
+  let counter = 0;
+  app.addHook("onRequest", async (req, reply) => {
+    const operationId = req.routeOptions.config.operationId;
+    if (!operationId) return;
+    const op = contract.operation(operationId);
+    const prefs = preferencesOf(req);
+    const fired = state.faults.fire(operationId, () => createRng(seed, "fault", counter++));
+    const latency = Math.min(
+      MAX_LATENCY_MS,
+      (prefs.latencyMs ?? 0) + fired.reduce((s, r) => s + (r.latencyMs ?? 0), 0),
+    );
+    if (latency > 0) await sleep(latency);
+    const fault = prefs.fault ?? fired.find((r) => r.fault)?.fault;
+    if (fault) {
+      if (fault === "hang") await sleep(MAX_LATENCY_MS);
+      // a dropped connection: the client sees a reset, not a response
+      reply.hijack();
+      req.raw.socket.destroy();
+      return;
+    }
+    const status = prefs.code ?? fired.find((r) => r.status)?.status;
+    if (status === undefined) return;
+    if (status < 300 && op.statuses.includes(status)) return; // the normal answer
+    const steered = steeredError(contract, op, status, req, state.clock.now());
+    if (steered) return sendError(reply, steered.error, steered.headers);
+    return sendError(
+      reply,
+      serializeError("PLB_BAD_VALUE", {
+        message: `Prefer code=${status}: ${op.method.toUpperCase()} ${op.path} lists ${op.statuses.join(", ")}`,
+      }),
+    );
+  });
+
+  app.addHook("onResponse", async (req, reply) => {
+    if (req.url.startsWith("/__mock")) return;
+    state.journal.record({
+      at: new Date(state.clock.now()).toISOString(),
+      method: req.method,
+      url: req.url,
+      operationId: req.routeOptions.config.operationId ?? null,
+      status: reply.statusCode,
+      requestId: req.id,
+      accountId: req.account?.id ?? null,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+    });
+  });
+}

@@ -1,0 +1,108 @@
+// Authentication through HTTP (interface-spec "Authentication"; D-auth, D-status-auth, D-payment-challenge).
+import { describe, expect, it } from "vitest";
+import { KEY, useMock } from "./harness.ts";
+
+const h = useMock();
+
+const bodies: Record<string, unknown> = {
+  search: { query: "q" },
+  news: { query: "q" },
+  crawl: { url: "https://example.com/" },
+  screenshot: { url: "https://example.com/" },
+  sitemap: { url: "https://example.com/" },
+  trending: { search_service: "github" },
+  extract: { url: "https://example.com/" },
+  deepcrawl: { url: "https://example.com/" },
+};
+
+function decodeRequest(header: string): Record<string, string> {
+  const m = /request="([^"]+)"/.exec(header);
+  return JSON.parse(Buffer.from(m?.[1] ?? "", "base64url").toString("utf8"));
+}
+
+describe("authentication", () => {
+  it("answers an anonymous call to every paid operation with the 402 MPP challenge", async () => {
+    for (const op of h.contract.contractOperations.filter((o) => o.pricing)) {
+      const r = await h.post(op.path, bodies[op.operationId], null);
+      expect(r.status, op.operationId).toBe(402);
+      expect(r.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(r.headers.get("cache-control")).toBe("no-store");
+      const www = r.headers.get("www-authenticate") ?? "";
+      expect(www).toMatch(
+        /^Payment id="ch_[0-9a-f]+", realm="127\.0\.0\.1:\d+", method="mpp", intent="charge", request="[\w-]+"/,
+      );
+      expect(www).toContain(`Bearer resource_metadata="${h.mock.url}/.well-known/oauth-protected-resource"`);
+      expect(decodeRequest(www)).toEqual({ amount: op.pricing?.price, currency: "usd", recipient: "plumbline" });
+      const body = r.body as Record<string, unknown>;
+      expect(body).toMatchObject({
+        ok: false,
+        type: "https://paymentauth.org/problems/payment-required",
+        title: "Payment Required",
+        status: 402,
+        code: "PLB_PAYMENT_REQUIRED",
+      });
+      expect(www).toContain(`id="${body.challengeId}"`);
+    }
+  });
+
+  it("challenges before parsing: an anonymous call with a malformed body still gets 402", async () => {
+    const r = await h.call("POST", "/search", { raw: "{", key: null, headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(402);
+  });
+
+  it("answers an unknown, malformed or revoked bearer with 401 invalid_token naming the metadata", async () => {
+    const revoked = await h.admin("POST", "/accounts", { key: "soon-revoked", credits: 10 });
+    expect(revoked.status).toBe(201);
+    expect((await h.admin("DELETE", "/accounts/soon-revoked")).status).toBe(200);
+    const attempts: Array<Record<string, string>> = [
+      { authorization: "Bearer not-a-key" },
+      { authorization: "Bearer soon-revoked" },
+      { authorization: "Basic dXNlcjpwYXNz" },
+      { authorization: "Bearer" },
+      { authorization: "Bearer two words" },
+    ];
+    for (const headers of attempts) {
+      for (const path of ["/search", "/usage"]) {
+        const r = await h.call(path === "/usage" ? "GET" : "POST", path, {
+          body: path === "/search" ? bodies.search : undefined,
+          key: null,
+          headers,
+        });
+        expect(r.status, `${path} ${headers.authorization}`).toBe(401);
+        expect(r.headers.get("www-authenticate")).toBe(
+          `Bearer error="invalid_token", resource_metadata="${h.mock.url}/.well-known/oauth-protected-resource"`,
+        );
+        expect(r.body).toMatchObject({ ok: false, error: "Unauthorized", code: "PLB_INVALID_TOKEN" });
+      }
+    }
+  });
+
+  it("answers /usage without a credential with 401 (it is not paid, so no 402)", async () => {
+    const r = await h.get("/usage", null);
+    expect(r.status).toBe(401);
+    expect(r.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${h.mock.url}/.well-known/oauth-protected-resource"`,
+    );
+  });
+
+  it("ignores credentials in the query string", async () => {
+    expect((await h.get(`/usage?api_key=${KEY}`, null)).status).toBe(401);
+  });
+
+  it("serves /health, the metadata document and status polling without credentials", async () => {
+    expect((await h.get("/health", null)).status).toBe(200);
+    expect((await h.get("/.well-known/oauth-protected-resource", null)).status).toBe(200);
+    const started = await h.post("/deepcrawl", bodies.deepcrawl);
+    const { taskId } = started.body as { taskId: string };
+    expect((await h.get(`/deepcrawl/status/${taskId}`, null)).status).toBe(200);
+    expect((await h.get(`/deepcrawl/status/${taskId}`, "unknown-key")).status).toBe(200);
+  });
+
+  it("reports the credential type of the account", async () => {
+    await h.admin("POST", "/accounts", { key: "oauth-token", credits: 5, credentialType: "oauth" });
+    const r = await h.get("/usage", "oauth-token");
+    expect(r.body).toMatchObject({ usage: 5, credential_type: "oauth" });
+    expect((r.body as { client_id: string | null }).client_id).toEqual(expect.any(String));
+    expect((await h.get("/usage")).body).toMatchObject({ credential_type: "api_key", client_id: null });
+  });
+});
