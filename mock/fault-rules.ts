@@ -28,6 +28,7 @@ export interface FaultRules {
   add(input: FaultRuleInput): FaultRule;
   remove(id: string): boolean;
   list(): FaultRule[];
+  size(): number;
   clear(): void;
   /** The rules that fire for this request (each consumes one of its `times`); `rng` is drawn only when rules exist. */
   fire(operationId: string, rng: () => Rng): FaultRule[];
@@ -56,6 +57,7 @@ export function createFaultRules(): FaultRules {
       return rules.length < before;
     },
     list: () => rules.map((r) => ({ ...r })),
+    size: () => rules.length,
     clear() {
       rules = [];
     },

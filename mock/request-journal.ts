@@ -14,17 +14,21 @@ export interface JournalEntry {
 }
 
 export interface RequestJournal {
-  record(entry: Omit<JournalEntry, "seq">): void;
+  /** `atMs` is turned into the ISO `at` only when the journal is read (kept off the request path) */
+  record(entry: Omit<JournalEntry, "seq" | "at"> & { atMs: number }): void;
   list(filter?: { operationId?: string; limit?: number }): JournalEntry[];
   clear(): void;
 }
 
 export function createRequestJournal(capacity = 10_000): RequestJournal {
   // a circular buffer: recording stays O(1) once it is full
-  let ring: JournalEntry[] = [];
+  type Stored = Omit<JournalEntry, "at"> & { atMs: number };
+  let ring: Stored[] = [];
   let seq = 0;
-  const ordered = () =>
-    ring.length < capacity ? ring : [...ring.slice(seq % capacity), ...ring.slice(0, seq % capacity)];
+  const ordered = (): JournalEntry[] =>
+    (ring.length < capacity ? ring : [...ring.slice(seq % capacity), ...ring.slice(0, seq % capacity)]).map(
+      ({ atMs, ...e }) => ({ ...e, at: new Date(atMs).toISOString() }),
+    );
   return {
     record(entry) {
       const e = { seq: seq + 1, ...entry };

@@ -5,6 +5,7 @@ import { type Contract, type ErrorCode, loadContract, type RateLimitPolicy } fro
 import { adminRoutes } from "./admin-routes.ts";
 import type { DeepcrawlSteps } from "./deepcrawl-simulator.ts";
 import { createSyntheticEngines } from "./engines/index.ts";
+import { memoizeEngines } from "./memoized-engines.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
 import { createMockState, type MockAdmin } from "./mock-state.ts";
 import { steerEngines } from "./steered-engines.ts";
@@ -55,7 +56,8 @@ export async function buildMock(options: MockOptions = {}) {
     startTime: options.startTime,
     deepcrawlSteps: options.deepcrawlSteps,
   });
-  const engines = steerEngines(contract, createSyntheticEngines({ contract, now: () => new Date(state.clock.now()) }));
+  const synthetic = createSyntheticEngines({ contract, now: () => new Date(state.clock.now()) });
+  const engines = steerEngines(contract, memoizeEngines(synthetic));
   const variabilityOf = (req: Parameters<typeof preferencesOf>[0]) =>
     preferencesOf(req).variability ?? options.variability ?? "normal";
 

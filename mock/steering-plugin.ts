@@ -1,6 +1,6 @@
 // Steering from tests, per request (Prefer) and per rule (admin faults): latency, dropped connections and forced
 // statuses. Registered before the platform's auth hook, so a forced status needs no credential, as in Prism.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sendError } from "../reference/platform/request-state.ts";
 import { type Contract, serializeError } from "../spec/index.ts";
 import { createRng } from "./engines/rng.ts";
@@ -24,7 +24,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function installSteering(app: FastifyInstance, contract: Contract, state: MockState, seed: number) {
   let counter = 0;
-  app.addHook("onRequest", async (req, reply) => {
+  app.addHook("onRequest", (req, reply, done) => {
+    // the common case (no Prefer header, no fault rule) stays synchronous: no promise per request
+    if (req.headers.prefer === undefined && state.faults.size() === 0) return done();
+    steer(req, reply).then(() => {
+      if (!reply.sent) done();
+    }, done);
+  });
+
+  async function steer(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const operationId = req.routeOptions.config.operationId;
     if (!operationId) return;
     const op = contract.operation(operationId);
@@ -47,19 +55,22 @@ export function installSteering(app: FastifyInstance, contract: Contract, state:
     if (status === undefined) return;
     if (status < 300 && op.statuses.includes(status)) return; // the normal answer
     const steered = steeredError(contract, op, status, req, state.clock.now());
-    if (steered) return sendError(reply, steered.error, steered.headers);
-    return sendError(
+    if (steered) {
+      sendError(reply, steered.error, steered.headers);
+      return;
+    }
+    sendError(
       reply,
       serializeError("PLB_BAD_VALUE", {
         message: `Prefer code=${status}: ${op.method.toUpperCase()} ${op.path} lists ${op.statuses.join(", ")}`,
       }),
     );
-  });
+  }
 
-  app.addHook("onResponse", async (req, reply) => {
-    if (req.url.startsWith("/__mock")) return;
+  app.addHook("onResponse", (req, reply, done) => {
+    if (req.url.startsWith("/__mock")) return done();
     state.journal.record({
-      at: new Date(state.clock.now()).toISOString(),
+      atMs: state.clock.now(),
       method: req.method,
       url: req.url,
       operationId: req.routeOptions.config.operationId ?? null,
@@ -68,5 +79,6 @@ export function installSteering(app: FastifyInstance, contract: Contract, state:
       accountId: req.account?.id ?? null,
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
     });
+    done();
   });
 }

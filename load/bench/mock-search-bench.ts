@@ -27,6 +27,7 @@ export interface BenchResult {
   at: string;
   durationSeconds: number;
   connections: number;
+  rounds: number;
   figures: BenchFigure[];
   ratios: { mockOverPrism: number; mockOverBareFastify: number };
   targets: { mockOverPrism: number; mockOverBareFastify: number };
@@ -129,11 +130,17 @@ export async function benchMockSearch(
   );
   const bareUrl = `http://127.0.0.1:${barePort}`;
   try {
-    const figures = [
-      await measure("plumbline mock", mockUrl, durationSeconds, connections),
-      await measure("prism mock", `http://127.0.0.1:${prismPort}`, durationSeconds, connections),
-      await measure("bare fastify", bareUrl, durationSeconds, connections),
+    const targets: Array<[string, string]> = [
+      ["plumbline mock", mockUrl],
+      ["prism mock", `http://127.0.0.1:${prismPort}`],
+      ["bare fastify", bareUrl],
     ];
+    const perTarget: BenchFigure[][] = targets.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, [name, url]] of targets.entries())
+        perTarget[i].push(await measure(name, url, durationSeconds, connections));
+    }
+    const figures = perTarget.map(medianFigure);
     const [m, p, b] = figures;
     const ratios = {
       mockOverPrism: Math.round((m.requestsPerSecond / p.requestsPerSecond) * 100) / 100,
@@ -144,6 +151,7 @@ export async function benchMockSearch(
       at: new Date().toISOString(),
       durationSeconds,
       connections,
+      rounds,
       figures,
       ratios,
       targets,
@@ -165,7 +173,7 @@ export function renderBench(r: BenchResult): string {
     (f) => `| ${f.target} | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors + f.non2xx} |`,
   );
   return [
-    `POST /search, ${r.connections} connections, ${r.durationSeconds} s each, loopback`,
+    `POST /search, ${r.connections} connections, median of ${r.rounds} alternating rounds of ${r.durationSeconds} s, loopback`,
     "",
     "| target | req/s | p50 ms | p99 ms | errors |",
     "|---|---|---|---|---|",

@@ -27,10 +27,10 @@ export const authPlugin = fp<
       const op = id ? o.contract.operation(id) : null;
       req.operation = op;
       if (!op || op.auth === "none") return;
-      const baseUrl = baseUrlOf(req, o.publicUrl);
       const credential = bearerCredential(req.headers.authorization);
       if (credential === null) {
         if (op.auth === "optional") return;
+        const baseUrl = baseUrlOf(req, o.publicUrl);
         if (op.pricing) {
           const { error, headers } = paymentChallenge("PLB_PAYMENT_REQUIRED", undefined, {
             baseUrl,
@@ -54,7 +54,7 @@ export const authPlugin = fp<
       // D-status-auth: the task id is the capability; a bad credential is not refused on status polling
       if (op.auth === "optional") return;
       return sendError(reply, serializeError("PLB_INVALID_TOKEN"), {
-        "www-authenticate": bearerChallenge(baseUrl, "invalid_token"),
+        "www-authenticate": bearerChallenge(baseUrlOf(req, o.publicUrl), "invalid_token"),
       });
     });
   },

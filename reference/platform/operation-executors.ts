@@ -8,6 +8,8 @@ export interface Produced {
   status: number;
   contentType: string;
   payload: unknown;
+  /** the payload's JSON text, when an engine attached it (PRESERIALIZED); sent as is by a single call */
+  serialized?: string;
 }
 
 export interface ExecutionContext {
@@ -17,9 +19,20 @@ export interface ExecutionContext {
 
 export type Executor = (body: unknown, ctx: ExecutionContext) => Promise<EngineResult<Produced>>;
 
+/**
+ * An engine may attach the JSON text of an answer it serves again and again (the mock's memoized answers) under
+ * this symbol; the platform then sends that text instead of serializing the object on every request.
+ */
+export const PRESERIALIZED = Symbol.for("plumbline.preserialized");
+
 const json =
   (status: number) =>
-  (value: unknown): Produced => ({ status, contentType: "application/json", payload: value });
+  (value: unknown): Produced => ({
+    status,
+    contentType: "application/json; charset=utf-8",
+    payload: value,
+    serialized: (value as { [PRESERIALIZED]?: string } | null)?.[PRESERIALIZED],
+  });
 
 async function map<T>(pending: Promise<EngineResult<T>>, to: (value: T) => Produced): Promise<EngineResult<Produced>> {
   const r = await pending;

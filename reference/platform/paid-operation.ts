@@ -124,7 +124,10 @@ export function createPaidHandler(o: PlatformOptions, executors: Record<string, 
     if (!check.batch) {
       const out = await runCharged(op, body, ctx, req.id, false);
       if (!out.ok) return failure(reply, req, op, out);
-      return reply.code(out.value.status).type(out.value.contentType).send(out.value.payload);
+      return reply
+        .code(out.value.status)
+        .type(out.value.contentType)
+        .send(out.value.serialized ?? out.value.payload);
     }
 
     const results = await runBatch(

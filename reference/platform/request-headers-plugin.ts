@@ -21,10 +21,10 @@ export function requestIdFrom(header: string | string[] | undefined): string {
 
 export const requestHeadersPlugin = fp(
   async (app) => {
-    app.addHook("onSend", async (req, reply, payload) => {
-      reply.header("x-request-id", req.id);
-      reply.header("link", LINK_HEADER);
-      return payload;
+    // a callback hook: no promise per response on the hot path
+    app.addHook("onSend", (req, reply, payload, done) => {
+      reply.headers({ "x-request-id": req.id, link: LINK_HEADER });
+      done(null, payload);
     });
   },
   { name: "plumbline-request-headers" },

@@ -1,0 +1,45 @@
+// Memoized synthetic engines. The mock promises the same answer for the same seed and request, so an answer can
+// be kept and served again: client test suites repeat requests, and generation is most of a call's cost
+// (profiled under load). Only engines whose answer is a pure function of seed and request are memoized: crawl
+// stamps `fetched_at` from the clock and screenshot returns a fresh image buffer.
+import { LRUCache } from "lru-cache";
+import type { EngineContext, EngineResult, Engines } from "../reference/platform/engines.ts";
+import { PRESERIALIZED } from "../reference/platform/operation-executors.ts";
+
+const PURE = ["search", "news", "sitemap", "trending", "extract"] as const;
+
+export function memoizeEngines(engines: Engines, max = 2000): Engines & { cacheSize(): number } {
+  const cache = new LRUCache<string, EngineResult<unknown>>({ max });
+  const memo =
+    <A>(operationId: string, run: (args: A, ctx: EngineContext) => Promise<EngineResult<unknown>>) =>
+    async (args: A, ctx: EngineContext): Promise<EngineResult<unknown>> => {
+      // the request as parsed, not canonicalised: a request with its fields in another order is only a cache
+      // miss (generation itself is canonical), and plain JSON.stringify is several times cheaper
+      const key = JSON.stringify([operationId, ctx.seed, ctx.variability, args]);
+      const hit = cache.get(key);
+      if (hit) return hit;
+      const result = await run(args, ctx);
+      // frozen, so a caller that changed a shared answer would throw instead of corrupting the next one
+      if (result.ok) {
+        if (result.value !== null && typeof result.value === "object") {
+          Object.defineProperty(result.value, PRESERIALIZED, {
+            value: JSON.stringify(result.value),
+            enumerable: false,
+          });
+        }
+        cache.set(key, deepFreeze(result));
+      }
+      return result;
+    };
+  const out = { ...engines, cacheSize: () => cache.size } as Engines & { cacheSize(): number };
+  for (const op of PURE) (out as unknown as Record<string, unknown>)[op] = memo(op, engines[op] as never);
+  return out;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
