@@ -96,11 +96,26 @@ async function measure(
   };
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The median round of each figure: rounds alternate between targets, so a burst of background load hits all. */
+function medianFigure(rounds: BenchFigure[]): BenchFigure {
+  return {
+    target: rounds[0].target,
+    requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
+    p50Ms: median(rounds.map((r) => r.p50Ms)),
+    p99Ms: median(rounds.map((r) => r.p99Ms)),
+    errors: rounds.reduce((s, r) => s + r.errors, 0),
+    non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
+  };
+}
+
 export async function benchMockSearch(
-  options: { durationSeconds?: number; connections?: number } = {},
+  options: { durationSeconds?: number; connections?: number; rounds?: number } = {},
 ): Promise<BenchResult> {
-  const durationSeconds = options.durationSeconds ?? 10;
+  const durationSeconds = options.durationSeconds ?? 5;
   const connections = options.connections ?? 10;
+  const rounds = options.rounds ?? 3;
   const [mockPort, prismPort] = [await freePort(), await freePort()];
   const mock = await startProcess(
     process.execPath,
@@ -130,14 +145,14 @@ export async function benchMockSearch(
   );
   const bareUrl = `http://127.0.0.1:${barePort}`;
   try {
-    const targets: Array<[string, string]> = [
+    const servers: Array<[string, string]> = [
       ["plumbline mock", mockUrl],
       ["prism mock", `http://127.0.0.1:${prismPort}`],
       ["bare fastify", bareUrl],
     ];
-    const perTarget: BenchFigure[][] = targets.map(() => []);
+    const perTarget: BenchFigure[][] = servers.map(() => []);
     for (let round = 0; round < rounds; round++) {
-      for (const [i, [name, url]] of targets.entries())
+      for (const [i, [name, url]] of servers.entries())
         perTarget[i].push(await measure(name, url, durationSeconds, connections));
     }
     const figures = perTarget.map(medianFigure);
