@@ -1,0 +1,7 @@
+// The package's programmatic API: each command is also a typed function (brief: "Each command is also a typed
+// programmatic API exported by the package").
+export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-bench.ts";
+export type { MockAccountInput } from "./mock/memory-accounts.ts";
+export type { MockAdmin } from "./mock/mock-state.ts";
+export { DEMO_KEY, type MockOptions, type RunningMock, startMock } from "./mock/start-mock.ts";
+export * from "./spec/index.ts";
