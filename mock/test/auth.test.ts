@@ -1,19 +1,12 @@
 // Authentication through HTTP (interface-spec "Authentication"; D-auth, D-status-auth, D-payment-challenge).
 import { describe, expect, it } from "vitest";
+import { baseBody } from "../../spec/bounds.ts";
 import { KEY, useMock } from "./harness.ts";
 
 const h = useMock();
 
-const bodies: Record<string, unknown> = {
-  search: { query: "q" },
-  news: { query: "q" },
-  crawl: { url: "https://example.com/" },
-  screenshot: { url: "https://example.com/" },
-  sitemap: { url: "https://example.com/" },
-  trending: { search_service: "github" },
-  extract: { url: "https://example.com/" },
-  deepcrawl: { url: "https://example.com/" },
-};
+// a valid body per operation: the document's own request examples
+const bodies = (operationId: string) => baseBody(h.contract.operation(operationId));
 
 function decodeRequest(header: string): Record<string, string> {
   const m = /request="([^"]+)"/.exec(header);
@@ -23,7 +16,7 @@ function decodeRequest(header: string): Record<string, string> {
 describe("authentication", () => {
   it("answers an anonymous call to every paid operation with the 402 MPP challenge", async () => {
     for (const op of h.contract.contractOperations.filter((o) => o.pricing)) {
-      const r = await h.post(op.path, bodies[op.operationId], null);
+      const r = await h.post(op.path, bodies(op.operationId), null);
       expect(r.status, op.operationId).toBe(402);
       expect(r.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       expect(r.headers.get("cache-control")).toBe("no-store");
@@ -64,7 +57,7 @@ describe("authentication", () => {
     for (const headers of attempts) {
       for (const path of ["/search", "/usage"]) {
         const r = await h.call(path === "/usage" ? "GET" : "POST", path, {
-          body: path === "/search" ? bodies.search : undefined,
+          body: path === "/search" ? bodies("search") : undefined,
           key: null,
           headers,
         });
@@ -92,7 +85,7 @@ describe("authentication", () => {
   it("serves /health, the metadata document and status polling without credentials", async () => {
     expect((await h.get("/health", null)).status).toBe(200);
     expect((await h.get("/.well-known/oauth-protected-resource", null)).status).toBe(200);
-    const started = await h.post("/deepcrawl", bodies.deepcrawl);
+    const started = await h.post("/deepcrawl", bodies("deepcrawl"));
     const { taskId } = started.body as { taskId: string };
     expect((await h.get(`/deepcrawl/status/${taskId}`, null)).status).toBe(200);
     expect((await h.get(`/deepcrawl/status/${taskId}`, "unknown-key")).status).toBe(200);

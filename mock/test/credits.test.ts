@@ -1,20 +1,13 @@
 // Credits through HTTP (interface-spec "What the service does", "Limits" 3; D-charging): every price comes from
 // the spec's price table, never from a number typed here.
 import { describe, expect, it } from "vitest";
+import { baseBody } from "../../spec/bounds.ts";
 import { BROKE, useMock } from "./harness.ts";
 
 const h = useMock();
 
-const valid: Record<string, unknown> = {
-  search: { query: "credit check" },
-  news: { query: "credit check" },
-  crawl: { url: "https://example.com/pricing" },
-  screenshot: { url: "https://example.com/" },
-  sitemap: { url: "https://example.com/" },
-  trending: { search_service: "hackernews", max_results: 3 },
-  extract: { url: "https://example.com/", prompt: "plans" },
-  deepcrawl: { url: "https://example.com/" },
-};
+// a valid body per operation: the document's own request examples
+const valid = (operationId: string) => baseBody(h.contract.operation(operationId));
 
 async function fund(credits: number): Promise<string> {
   const r = await h.admin("POST", "/accounts", { credits });
@@ -25,7 +18,7 @@ describe("credits", () => {
   it("charges each paid operation exactly its price from the spec", async () => {
     for (const op of h.contract.contractOperations.filter((o) => o.pricing)) {
       const before = await h.balance();
-      const r = await h.post(op.path, valid[op.operationId]);
+      const r = await h.post(op.path, valid(op.operationId));
       expect(r.status, op.operationId).toBe(op.operationId === "deepcrawl" ? 202 : 200);
       expect(before - (await h.balance()), op.operationId).toBe(op.pricing?.credits);
     }
@@ -71,7 +64,7 @@ describe("credits", () => {
   });
 
   it("answers a call the balance cannot cover with 402 problem+json and the payment challenge", async () => {
-    const r = await h.post("/extract", valid.extract, BROKE);
+    const r = await h.post("/extract", valid("extract"), BROKE);
     expect(r.status).toBe(402);
     expect(r.headers.get("content-type")).toMatch(/problem\+json/);
     expect(r.headers.get("www-authenticate")).toMatch(/^Payment id=/);
@@ -102,7 +95,7 @@ describe("credits", () => {
   });
 
   it("keeps status polling, usage and health free", async () => {
-    const started = await h.post("/deepcrawl", valid.deepcrawl);
+    const started = await h.post("/deepcrawl", valid("deepcrawl"));
     const { taskId } = started.body as { taskId: string };
     const before = await h.balance();
     for (let i = 0; i < 5; i++) {
@@ -123,8 +116,8 @@ describe("credits", () => {
 
   it("bills a new task for every deepcrawl start (no idempotency key)", async () => {
     const before = await h.balance();
-    const a = await h.post("/deepcrawl", valid.deepcrawl);
-    const b = await h.post("/deepcrawl", valid.deepcrawl);
+    const a = await h.post("/deepcrawl", valid("deepcrawl"));
+    const b = await h.post("/deepcrawl", valid("deepcrawl"));
     expect((a.body as { taskId: string }).taskId).not.toBe((b.body as { taskId: string }).taskId);
     expect(before - (await h.balance())).toBe(2 * (h.contract.prices.get("deepcrawl")?.credits ?? 0));
   });
