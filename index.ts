@@ -1,5 +1,6 @@
 // The package's programmatic API: each command is also a typed function (brief: "Each command is also a typed
 // programmatic API exported by the package").
+export { CHECKS, type ConformanceOptions, type ConformanceResult, runConformance } from "./conformance/index.ts";
 export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-bench.ts";
 export type { MockAccountInput } from "./mock/memory-accounts.ts";
 export type { MockAdmin } from "./mock/mock-state.ts";

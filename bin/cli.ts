@@ -1,4 +1,5 @@
 // `plumbline <command>`: one dispatcher; each command lives in its own part and is also a typed API (index.ts).
+import { CONFORM_HELP, conformCommand } from "../conformance/cli.ts";
 import { BENCH_HELP, benchCommand } from "../load/bench/cli.ts";
 import { MOCK_HELP, mockCommand } from "../mock/cli.ts";
 import { SPEC_HELP, specCommand } from "../spec/cli.ts";
@@ -7,6 +8,7 @@ type Command = { summary: string; help: string; run: (argv: string[]) => Promise
 
 const COMMANDS: Record<string, Command> = {
   bench: { summary: "benchmark the mock against Prism and a bare Fastify route", help: BENCH_HELP, run: benchCommand },
+  conform: { summary: "run the conformance suite against a target", help: CONFORM_HELP, run: conformCommand },
   mock: { summary: "run the stateful mock of the API (npm start)", help: MOCK_HELP, run: mockCommand },
   spec: {
     summary: "validate, summarise, lint and regenerate from spec/openapi.yaml",

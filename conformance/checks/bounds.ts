@@ -1,0 +1,126 @@
+// Positive and negative data (Schemathesis: positive_data_acceptance, negative_data_rejection), generated from the
+// schemas by spec/bounds.ts: every bound at its edge accepted, one past it rejected, naming the field.
+import { describe, failure, json, status } from "../check-helpers.ts";
+import { boundCasesProbe, type SentCase } from "../probes/bound-cases.ts";
+import { malformedBodiesProbe } from "../probes/malformed-bodies.ts";
+import type { CheckDefinition, Failure } from "../types.ts";
+
+const SECTION = "Resources and their fields; Endpoints; Limits 1";
+const ok2xx = (s: number | null) => s !== null && s >= 200 && s < 300;
+const caseLabel = (c: SentCase) => `${c.case.operationId}: ${c.case.label}`;
+
+// Values the schema allows but the interface leaves open, so a target may refuse them outside schema validation
+// with 400 (D-validation-status): the trending platforms are "not shown" (D-trending-platforms).
+const OPEN_VALUES = [{ operationId: "trending", field: "/search_service" }];
+const openValue = (c: SentCase) =>
+  OPEN_VALUES.some((v) => v.operationId === c.case.operationId && v.field === c.case.field) &&
+  status(c.exchange) === 400;
+
+const edgeAccepted: CheckDefinition = {
+  id: "bounds-edge-accepted",
+  title: "Every value the contract allows is accepted (each bound at its edge, every enum value)",
+  severity: "critical",
+  section: SECTION,
+  basis: { kind: "contract" },
+  probes: [boundCasesProbe],
+  async run(ctx) {
+    const { cases } = await ctx.probe(boundCasesProbe);
+    const failures = cases
+      .filter((c) => c.primaryValid && c.altValid && !ok2xx(status(c.exchange)) && !openValue(c))
+      .map((c) => failure(`${caseLabel(c)} was refused`, [c.exchange], "2xx", describe(c.exchange)));
+    return { failures, notes: [`${cases.filter((c) => c.primaryValid && c.altValid).length} valid cases sent`] };
+  },
+};
+
+const pastRejected: CheckDefinition = {
+  id: "bounds-past-rejected",
+  title: "Every value one past a bound, unknown properties, wrong types and missing fields are rejected",
+  severity: "critical",
+  section: SECTION,
+  basis: { kind: "contract" },
+  probes: [boundCasesProbe],
+  async run(ctx) {
+    const { cases } = await ctx.probe(boundCasesProbe);
+    const invalid = cases.filter((c) => !c.primaryValid && !c.altValid);
+    // the interface pins a rejection, not its status: 400 and 422 are both listed for every paid operation
+    const failures = invalid
+      .filter((c) => ![400, 422].includes(status(c.exchange) ?? 0))
+      .map((c) => failure(`${caseLabel(c)} was not rejected`, [c.exchange], "400 or 422", describe(c.exchange)));
+    return { failures, notes: [`${invalid.length} invalid cases sent`] };
+  },
+};
+
+const namesField: CheckDefinition = {
+  id: "bounds-rejection-names-field",
+  title: "A schema violation answers 422 whose errors[] names the field (JSON Pointer) and the failed keyword",
+  severity: "major",
+  section: "Errors",
+  basis: { kind: "decision", decision: "D-error-codes" },
+  probes: [boundCasesProbe],
+  async run(ctx) {
+    const { cases } = await ctx.probe(boundCasesProbe);
+    const failures: Failure[] = [];
+    for (const c of cases.filter((x) => !x.primaryValid && !x.altValid)) {
+      const errors = json<{ errors?: Array<{ field?: unknown; code?: unknown }> }>(c.exchange)?.errors;
+      const named = Array.isArray(errors) && errors.some((e) => e.field === c.case.field && e.code === c.case.keyword);
+      if (status(c.exchange) === 422 && named) continue;
+      failures.push(
+        failure(
+          `${caseLabel(c)}: the rejection does not name the field`,
+          [c.exchange],
+          `422 with errors[] holding {field: "${c.case.field}", code: "${c.case.keyword}"}`,
+          `${describe(c.exchange)} ${JSON.stringify(errors ?? null)}`,
+        ),
+      );
+    }
+    return { failures };
+  },
+};
+
+const malformed400: CheckDefinition = {
+  id: "bounds-malformed-400",
+  title: "Malformed JSON, a non-JSON content type, a non-object body and a bad query parameter answer 400",
+  severity: "major",
+  section: "Errors",
+  basis: { kind: "decision", decision: "D-validation-status" },
+  probes: [malformedBodiesProbe],
+  async run(ctx) {
+    const { sent } = await ctx.probe(malformedBodiesProbe);
+    const failures = sent
+      .filter((s) => status(s.exchange) !== 400)
+      .map((s) => failure(`${s.case.label} was not answered 400`, [s.exchange], "400", describe(s.exchange)));
+    return { failures };
+  },
+};
+
+const publishedSet: CheckDefinition = {
+  id: "bounds-published-set",
+  title: "The target enforces the primary published bound set for search (alt-bounds profile: either set)",
+  severity: "major",
+  section: "Limits 2",
+  basis: { kind: "decision", decision: "D-bound-sets" },
+  probes: [boundCasesProbe],
+  async run(ctx) {
+    const { cases } = await ctx.probe(boundCasesProbe);
+    const differing = cases.filter((c) => c.primaryValid !== c.altValid);
+    const accepted = (c: SentCase) => ok2xx(status(c.exchange));
+    const primaryMisses = differing.filter((c) => accepted(c) !== c.primaryValid);
+    const altMisses = differing.filter((c) => accepted(c) !== c.altValid);
+    const enforced = primaryMisses.length === 0 ? "primary" : altMisses.length === 0 ? "alt-bounds" : "neither";
+    const notes = [`bound set enforced: ${enforced} (${differing.length} cases where the two sets differ)`];
+    const misses = primaryMisses.map((c) =>
+      failure(
+        `${caseLabel(c)}: the target ${accepted(c) ? "accepted" : "rejected"} it; the primary set ${c.primaryValid ? "allows" : "forbids"} it`,
+        [c.exchange],
+        c.primaryValid ? "2xx" : "400 or 422",
+        describe(c.exchange),
+      ),
+    );
+    const facts = { "bound-set": enforced };
+    if (enforced === "primary") return { failures: [], notes, facts };
+    if (ctx.options.profile === "alt-bounds" && enforced === "alt-bounds") return { failures: [], notes, facts };
+    return { failures: misses, notes, facts };
+  },
+};
+
+export const BOUNDS_CHECKS = [edgeAccepted, pastRejected, namesField, malformed400, publishedSet];

@@ -1,0 +1,228 @@
+// The deepcrawl lifecycle (interface-spec "POST /deepcrawl", "States and transitions", "Errors"; D-deepcrawl-states,
+// D-deepcrawl-zip, D-status-not-found).
+import { describe, failure, json, ok, status } from "../check-helpers.ts";
+import { deepcrawlProbe } from "../probes/deepcrawl-run.ts";
+import type { CheckDefinition, CheckOutcome, Failure, RunContext } from "../types.ts";
+import { readPackage } from "../zip-package.ts";
+
+/**
+ * The forward order of the task states: the status enum of the document in its listed order, up to completed
+ * (D-deepcrawl-states); failed may follow any state before completed, not_found is never a known task's state.
+ */
+function forwardOrder(ctx: RunContext): string[] {
+  const schema = ctx.contract.document.components?.schemas?.DeepcrawlStatusResponse as {
+    properties: { status: { enum: string[] } };
+  };
+  const states = schema.properties.status.enum;
+  return states.slice(0, states.indexOf("completed") + 1);
+}
+
+const accepted: CheckDefinition = {
+  id: "deepcrawl-accepted-queued",
+  title: "POST /deepcrawl answers 202 at once with a taskId and status queued",
+  severity: "critical",
+  section: "POST /deepcrawl",
+  basis: { kind: "contract" },
+  probes: [deepcrawlProbe],
+  async run(ctx) {
+    const { start } = await ctx.probe(deepcrawlProbe);
+    const body = json<{ taskId?: unknown; status?: unknown }>(start);
+    if (status(start) === 202 && typeof body?.taskId === "string" && body.taskId && body.status === "queued")
+      return ok();
+    return {
+      failures: [
+        failure(
+          "the start was not a 202 queued task",
+          [start],
+          '202 {taskId, status: "queued"}',
+          `${describe(start)} ${start.response?.text ?? ""}`,
+        ),
+      ],
+    };
+  },
+};
+
+/** Shared gate: checks after the start need a started task. */
+async function startedRun(ctx: RunContext) {
+  const run = await ctx.probe(deepcrawlProbe);
+  return run.taskId ? run : null;
+}
+const NOT_STARTED: CheckOutcome = { failures: [], skip: "no task was started (see deepcrawl-accepted-queued)" };
+
+const statesForward: CheckDefinition = {
+  id: "deepcrawl-states-forward",
+  title: "Task states only move forward: queued → waiting → processing → completed, or to failed",
+  severity: "major",
+  section: "States and transitions",
+  basis: { kind: "decision", decision: "D-deepcrawl-states" },
+  probes: [deepcrawlProbe],
+  async run(ctx) {
+    const run = await startedRun(ctx);
+    if (!run) return NOT_STARTED;
+    const failures: Failure[] = [];
+    const ORDER = forwardOrder(ctx);
+    let rank = 0;
+    let ended = false;
+    for (const s of run.states) {
+      if (ended) {
+        failures.push(
+          failure(`state ${s.status} after the task ended`, [s.exchange], "no change after completed/failed", s.status),
+        );
+        continue;
+      }
+      if (s.status === "failed") {
+        ended = true;
+        continue;
+      }
+      const r = ORDER.indexOf(s.status);
+      if (r < 0)
+        failures.push(
+          failure(`unexpected state ${s.status} for a known task`, [s.exchange], ORDER.join(", "), s.status),
+        );
+      else if (r < rank)
+        failures.push(
+          failure(`state went back to ${s.status} from ${ORDER[rank]}`, [s.exchange], `≥ ${ORDER[rank]}`, s.status),
+        );
+      else rank = r;
+      if (s.status === "completed") ended = true;
+    }
+    return { failures, notes: [`states: ${run.states.map((s) => s.status).join(" → ")}`] };
+  },
+};
+
+const completes: CheckDefinition = {
+  id: "deepcrawl-completes",
+  title: "A task completes within --timeout and then tells where its packaged result is (zipUrl)",
+  severity: "critical",
+  section: "States and transitions",
+  basis: { kind: "contract" },
+  probes: [deepcrawlProbe],
+  async run(ctx) {
+    const run = await startedRun(ctx);
+    if (!run) return NOT_STARTED;
+    const last = run.states.at(-1);
+    const shown = last ? [last.exchange] : run.polls.slice(-1);
+    if (run.timedOut)
+      return {
+        failures: [
+          failure(
+            `not completed within ${ctx.options.timeoutSeconds} s`,
+            shown,
+            "completed",
+            last?.status ?? "no status",
+          ),
+        ],
+      };
+    if (run.terminal !== "completed")
+      return {
+        failures: [
+          failure(
+            `the task ended ${run.terminal ?? last?.status}`,
+            shown,
+            "completed",
+            last?.exchange.response?.text ?? "",
+          ),
+        ],
+      };
+    const zipUrl = json<{ zipUrl?: unknown }>(last?.exchange ?? shown[0])?.zipUrl;
+    if (typeof zipUrl !== "string" || !/^https?:\/\//.test(zipUrl))
+      return { failures: [failure("completed without a zipUrl", shown, "zipUrl: an http(s) URI", String(zipUrl))] };
+    return ok();
+  },
+};
+
+const zip: CheckDefinition = {
+  id: "deepcrawl-zip-valid",
+  title: "zipUrl serves a zip holding manifest.json (DeepcrawlManifest) and every page document it lists",
+  severity: "major",
+  section: "States and transitions (completed)",
+  basis: { kind: "decision", decision: "D-deepcrawl-zip" },
+  probes: [deepcrawlProbe],
+  async run(ctx) {
+    const run = await startedRun(ctx);
+    if (!run) return NOT_STARTED;
+    if (!run.zip) return { failures: [], skip: "the task did not complete with a zipUrl (see deepcrawl-completes)" };
+    const ex = run.zip;
+    const ct = ex.response?.contentType.split(";")[0].trim();
+    if (status(ex) !== 200 || ct !== "application/zip")
+      return {
+        failures: [failure("zipUrl did not serve a zip", [ex], "200 application/zip", `${describe(ex)} ${ct}`)],
+      };
+    const reading = readPackage(ctx.contract, ex.raw ?? Buffer.alloc(0));
+    if (!reading.ok) return { failures: reading.problems.map((p) => failure(p, [ex])) };
+    const failures: Failure[] = [];
+    if (reading.manifest.taskId !== run.taskId)
+      failures.push(failure("manifest taskId differs from the task's", [ex], run.taskId, reading.manifest.taskId));
+    return { failures, notes: [`${reading.manifest.pages.length} pages in the manifest`] };
+  },
+};
+
+const pollingFree: CheckDefinition = {
+  id: "deepcrawl-polling-free",
+  title: "Polling the task status costs nothing",
+  severity: "critical",
+  section: "GET /deepcrawl/status/{taskId}",
+  basis: { kind: "contract" },
+  probes: [deepcrawlProbe],
+  async run(ctx) {
+    const run = await startedRun(ctx);
+    if (!run) return NOT_STARTED;
+    const a = run.afterStart.value;
+    const b = run.afterPolls?.value ?? null;
+    if (a === null || b === null)
+      return { failures: [failure("GET /usage gave no balance", [run.afterStart.exchange])] };
+    if (a === b) return ok([`${run.polls.length} polls`]);
+    const shown = [run.afterStart.exchange, ...run.polls, ...(run.afterPolls ? [run.afterPolls.exchange] : [])];
+    return { failures: [failure(`${run.polls.length} status polls charged ${a - b} credits`, shown, "0", `${a - b}`)] };
+  },
+};
+
+const UNKNOWN_ID = "dc_plumbline_conformance_unknown";
+
+const unknownId: CheckDefinition = {
+  id: "deepcrawl-unknown-id",
+  title: "An unknown task id answers 404, or 200 with status not_found",
+  severity: "major",
+  section: "Errors; States and transitions (not_found)",
+  basis: { kind: "contract" },
+  async run(ctx) {
+    const ex = await ctx.http.call(this.id, "GET", `/deepcrawl/status/${UNKNOWN_ID}`);
+    const s = json<{ status?: unknown }>(ex)?.status;
+    if (status(ex) === 404 || (status(ex) === 200 && s === "not_found")) return ok();
+    return {
+      failures: [
+        failure(
+          "an unknown task id was not reported as unknown",
+          [ex],
+          "404, or 200 with status not_found",
+          `${describe(ex)} status=${String(s)}`,
+        ),
+      ],
+    };
+  },
+};
+
+const unknownId404: CheckDefinition = {
+  id: "deepcrawl-unknown-id-404",
+  title: "An unknown task id answers 404 whose body is a status response with status not_found",
+  severity: "minor",
+  section: "Errors",
+  basis: { kind: "decision", decision: "D-status-not-found" },
+  async run(ctx) {
+    const ex = await ctx.http.call(this.id, "GET", `/deepcrawl/status/${UNKNOWN_ID}-2`);
+    const body = json<{ status?: unknown; taskId?: unknown }>(ex);
+    if (status(ex) === 404 && body?.status === "not_found" && body.taskId === `${UNKNOWN_ID}-2`) return ok();
+    return {
+      failures: [
+        failure(
+          "unknown id not answered as decided",
+          [ex],
+          `404 {taskId: "${UNKNOWN_ID}-2", status: "not_found"}`,
+          `${describe(ex)} ${ex.response?.text ?? ""}`,
+        ),
+      ],
+    };
+  },
+};
+
+export const DEEPCRAWL_CHECKS = [accepted, statesForward, completes, zip, pollingFree, unknownId, unknownId404];

@@ -1,0 +1,73 @@
+// Sitemap semantics on the fixture site (interface-spec "POST /sitemap" behaviour 1-3). Needs a target that fetches
+// real pages (canary probe).
+import { describe, failure, json, status } from "../check-helpers.ts";
+import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts";
+import { fixture } from "./semantics-crawl.ts";
+
+const SITEMAP_PAGES = ["/article.html", "/docs/one.html", "/docs/two.html"];
+const OTHER_HOST = "https://example.org/";
+
+async function links(ctx: RunContext, by: string, body: unknown): Promise<{ ex: Exchange; links: string[] | null }> {
+  const ex = await ctx.http.call(by, "POST", "/sitemap", { body });
+  const l = json<{ links?: unknown }>(ex)?.links;
+  return { ex, links: status(ex) === 200 && Array.isArray(l) ? l.map(String) : null };
+}
+
+const followsRobots: CheckDefinition = {
+  id: "sitemap-follows-robots",
+  title: "type sitemap follows robots.txt, a sitemap index and a gzipped sitemap, keeping to the requested host",
+  severity: "major",
+  section: "POST /sitemap (behaviour 1)",
+  basis: { kind: "contract" },
+  preconditions: ["fetches-real-pages"],
+  cost: () => 1,
+  async run(ctx) {
+    const { ex, links: l } = await links(ctx, this.id, { url: fixture(ctx, "/links.html"), type: "sitemap" });
+    if (!l) return { failures: [failure("no links", [ex], "200 with links[]", describe(ex))] };
+    const failures: Failure[] = [];
+    for (const p of SITEMAP_PAGES)
+      if (!l.includes(fixture(ctx, p))) failures.push(failure(`the gzipped child sitemap's ${p} is missing`, [ex]));
+    if (l.some((u) => u.startsWith(OTHER_HOST))) failures.push(failure("a URL of another host was returned", [ex]));
+    return { failures };
+  },
+};
+
+const fallback: CheckDefinition = {
+  id: "sitemap-fallback-links",
+  title: "type sitemap on a site without sitemap falls back to the links of the page",
+  severity: "minor",
+  section: "POST /sitemap (behaviour 2)",
+  basis: { kind: "contract" },
+  preconditions: ["fetches-real-pages"],
+  cost: () => 1,
+  async run(ctx) {
+    const base = ctx.options.fixtureNoSitemapUrl;
+    if (!base) return { failures: [], skip: "no fixture origin without sitemap (served only by the run itself)" };
+    const { ex, links: l } = await links(ctx, this.id, { url: `${base}/links.html`, type: "sitemap" });
+    if (!l) return { failures: [failure("no links", [ex], "200 with links[]", describe(ex))] };
+    const want = `${base}/docs/one.html`;
+    return {
+      failures: l.includes(want) ? [] : [failure("the page's links were not returned", [ex], want, l.join(", "))],
+    };
+  },
+};
+
+const typeAll: CheckDefinition = {
+  id: "sitemap-type-all",
+  title: "type all returns every link of the page, other hosts included",
+  severity: "minor",
+  section: "POST /sitemap (behaviour 3)",
+  basis: { kind: "contract" },
+  preconditions: ["fetches-real-pages"],
+  cost: () => 1,
+  async run(ctx) {
+    const { ex, links: l } = await links(ctx, this.id, { url: fixture(ctx, "/links.html"), type: "all" });
+    if (!l) return { failures: [failure("no links", [ex], "200 with links[]", describe(ex))] };
+    const failures: Failure[] = [];
+    if (!l.some((u) => u.startsWith(OTHER_HOST))) failures.push(failure("the link to another host is missing", [ex]));
+    if (!l.includes(fixture(ctx, "/docs/two.html"))) failures.push(failure("a same-host link is missing", [ex]));
+    return { failures };
+  },
+};
+
+export const SITEMAP_SEMANTIC_CHECKS = [followsRobots, fallback, typeAll];

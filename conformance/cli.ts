@@ -1,0 +1,106 @@
+// `plumbline conform`: the conformance suite against a target, and `plumbline conform serve-fixtures`.
+import { parseArgs } from "node:util";
+import { CHECKS } from "./registry.ts";
+import { runConformance } from "./run-conformance.ts";
+import type { ProfileName } from "./types.ts";
+
+export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY [--broke-api-key KEY]
+                         [--profile strict|lenient|alt-bounds] [--only IDS] [--skip IDS] [--include IDS]
+                         [--report-dir DIR | --no-report] [--max-credits N] [--fixture-url URL] [--timeout S]
+       plumbline conform --list
+       plumbline conform serve-fixtures [--host 127.0.0.1] [--port 4020]
+
+  --api-key KEY        a funded account (or $PLUMBLINE_API_KEY); --broke-api-key: one with zero credits, for the
+                       402 checks (or $PLUMBLINE_BROKE_API_KEY; skipped with a warning without it)
+  --profile            strict (default): the project's decisions are enforced; lenient: only the interface text
+                       (decision failures become warnings); alt-bounds: report which published bound set the
+                       target enforces instead of failing it
+  --only/--skip IDS    comma-separated check ids (--list shows them); --include IDS adds opt-in checks
+                       (rate-limit-retry-after hammers the account, so it runs only when named)
+  --max-credits N      refuse to start when the plan may spend more than N credits (its cost is printed first)
+  --report-dir DIR     default reports/conformance/<timestamp>: conformance.json, junit.xml, report.html
+  --fixture-url URL    a deployed copy of the fixture site (default: served on 127.0.0.1 by the run itself)
+  --timeout S          seconds a deepcrawl task may take to complete (default 120)
+
+Exit codes: 0 every check passed, 1 a check failed, 2 the run could not proceed (unreachable target, bad
+arguments, a refused key, a plan over --max-credits).`;
+
+const list = (v: string | undefined) =>
+  v
+    ? v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+
+function number(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} takes a number >= 0, not "${v}"`);
+  return n;
+}
+
+export async function conformCommand(argv: string[]): Promise<number> {
+  if (argv[0] === "serve-fixtures") {
+    const { serveFixturesCommand } = await import("./fixtures/serve-fixtures.ts");
+    return serveFixturesCommand(argv.slice(1));
+  }
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      target: { type: "string" },
+      "api-key": { type: "string" },
+      "broke-api-key": { type: "string" },
+      profile: { type: "string", default: "strict" },
+      only: { type: "string" },
+      skip: { type: "string" },
+      include: { type: "string" },
+      "report-dir": { type: "string" },
+      "no-report": { type: "boolean", default: false },
+      "max-credits": { type: "string" },
+      "fixture-url": { type: "string" },
+      timeout: { type: "string" },
+      list: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(CONFORM_HELP);
+    return 0;
+  }
+  if (values.list) {
+    for (const c of CHECKS) {
+      const basis = c.basis.kind === "contract" ? "contract" : c.basis.decision;
+      console.log(
+        `${c.id.padEnd(34)} ${c.severity.padEnd(8)} ${basis.padEnd(20)} ${c.optIn ? "opt-in " : ""}§ ${c.section}`,
+      );
+    }
+    return 0;
+  }
+  const apiKey = values["api-key"] ?? process.env.PLUMBLINE_API_KEY;
+  if (!values.target || !apiKey) {
+    console.error(`plumbline conform: --target and --api-key are required\n\n${CONFORM_HELP}`);
+    return 2;
+  }
+  const result = await runConformance({
+    target: values.target,
+    apiKey,
+    brokeApiKey: values["broke-api-key"] ?? process.env.PLUMBLINE_BROKE_API_KEY,
+    profile: values.profile as ProfileName,
+    only: list(values.only),
+    skip: list(values.skip),
+    include: list(values.include),
+    reportDir: values["no-report"] ? null : values["report-dir"],
+    maxCredits: number("max-credits", values["max-credits"]),
+    fixtureUrl: values["fixture-url"],
+    timeoutSeconds: number("timeout", values.timeout),
+    onProgress: (line) => console.log(line),
+  });
+  const s = result.summary;
+  if (result.exitCode === 2) console.error(`plumbline conform: could not run: ${result.error}`);
+  else
+    console.log(
+      `${result.exitCode === 0 ? "PASSED" : "FAILED"}: ${s.passed} passed, ${s.failed} failed, ${s.warning} warnings, ${s.skipped} skipped in ${(result.durationMs / 1000).toFixed(1)} s; ${result.creditsSpent ?? "?"} credits spent`,
+    );
+  return result.exitCode;
+}

@@ -1,0 +1,149 @@
+// The suite's only way to talk to a target: every request and answer is recorded as an Exchange, so the traffic
+// checks can judge all of it afterwards and reports can show (and curl can reproduce) any of it.
+// Credentials are recorded as environment-variable placeholders, never as their values.
+import type { Contract } from "../spec/index.ts";
+import type { Exchange, RecordedResponse } from "./types.ts";
+
+export type Auth = "main" | "broke" | "none" | { bearer: string };
+
+export interface CallOptions {
+  body?: unknown;
+  /** a body sent verbatim (malformed JSON and the like) */
+  raw?: string;
+  contentType?: string;
+  auth?: Auth;
+  headers?: Record<string, string>;
+  /** do not wait and retry on 429 (the rate-limit check wants to see them) */
+  noRetry?: boolean;
+}
+
+export const KEY_ENV = { main: "PLUMBLINE_API_KEY", broke: "PLUMBLINE_BROKE_API_KEY" } as const;
+const TEXT_LIMIT = 8000;
+const MAX_RETRY_AFTER_S = 65;
+
+export interface HttpClient {
+  readonly target: string;
+  readonly exchanges: Exchange[];
+  call(by: string, method: string, pathOrUrl: string, options?: CallOptions): Promise<Exchange>;
+}
+
+/** The contract operation a method and path belong to (path templates matched segment by segment). */
+export function operationFor(contract: Contract, method: string, path: string): string | null {
+  const segments = path.split("?")[0].split("/");
+  const op = contract.operations.find((o) => {
+    if (o.method !== method.toLowerCase()) return false;
+    const t = o.path.split("/");
+    return (
+      t.length === segments.length && t.every((s, i) => (s.startsWith("{") ? segments[i] !== "" : s === segments[i]))
+    );
+  });
+  return op?.operationId ?? null;
+}
+
+function isJson(contentType: string): boolean {
+  return /[/+]json\b/.test(contentType);
+}
+
+export interface ClientOptions {
+  target: string;
+  apiKey: string;
+  brokeApiKey?: string;
+  requestTimeoutMs: number;
+  contract: Contract;
+  runId: string;
+  onWait?: (line: string) => void;
+}
+
+export function createHttpClient(o: ClientOptions): HttpClient {
+  const target = o.target.replace(/\/+$/, "");
+  const exchanges: Exchange[] = [];
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const secrets: Array<[string, string]> = [];
+  for (const [key, env] of [
+    [o.apiKey, KEY_ENV.main],
+    [o.brokeApiKey, KEY_ENV.broke],
+  ] as const) {
+    if (key) secrets.push([key, `$${env}`], [encodeURIComponent(key), `$${env}`]);
+  }
+  // reports are CI artifacts: a key sent anywhere else than the header (the query-credential check) is masked too
+  const redact = (text: string) => secrets.reduce((t, [secret, env]) => t.split(secret).join(env), text);
+
+  async function once(by: string, method: string, pathOrUrl: string, c: CallOptions): Promise<Exchange> {
+    const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${target}${pathOrUrl}`;
+    const id = exchanges.length + 1;
+    const headers: Record<string, string> = { "x-request-id": `plb-${o.runId}-${id}`, ...c.headers };
+    const shown: Record<string, string> = { ...headers };
+    const auth = c.auth ?? "main";
+    if (auth === "main" || auth === "broke") {
+      const key = auth === "main" ? o.apiKey : o.brokeApiKey;
+      if (key === undefined) throw new Error("no broke API key configured (a precondition should have skipped this)");
+      headers.authorization = `Bearer ${key}`;
+      shown.authorization = `Bearer $${KEY_ENV[auth]}`;
+    } else if (auth !== "none") {
+      headers.authorization = shown.authorization = `Bearer ${auth.bearer}`;
+    }
+    let body: string | undefined = c.raw;
+    if (c.body !== undefined) body = JSON.stringify(c.body);
+    if (body !== undefined) headers["content-type"] = shown["content-type"] = c.contentType ?? "application/json";
+    const sameOrigin = url.startsWith(target);
+    const ex: Exchange = {
+      id,
+      by,
+      operationId: sameOrigin ? operationFor(o.contract, method, new URL(url).pathname) : null,
+      request: {
+        method,
+        url: redact(url),
+        headers: shown,
+        body:
+          body === undefined ? undefined : redact(body.length > TEXT_LIMIT ? `${body.slice(0, TEXT_LIMIT)}…` : body),
+      },
+      durationMs: 0,
+      sent: c.body,
+    };
+    exchanges.push(ex);
+    const started = performance.now();
+    try {
+      const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(o.requestTimeoutMs) });
+      const raw = Buffer.from(await res.arrayBuffer());
+      const contentType = res.headers.get("content-type") ?? "";
+      const response: RecordedResponse = {
+        status: res.status,
+        headers: Object.fromEntries(res.headers.entries()),
+        contentType,
+        text: "",
+        bytes: raw.length,
+      };
+      const textual = isJson(contentType) || contentType.startsWith("text/") || contentType === "";
+      response.text = textual ? raw.toString("utf8").slice(0, TEXT_LIMIT) : `<${raw.length} bytes of ${contentType}>`;
+      if (isJson(contentType)) {
+        try {
+          response.json = JSON.parse(raw.toString("utf8"));
+        } catch {
+          // left undefined: the schema checks report a JSON content type whose body does not parse
+        }
+      }
+      ex.response = response;
+      ex.raw = raw;
+    } catch (err) {
+      ex.error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    }
+    ex.durationMs = Math.round(performance.now() - started);
+    return ex;
+  }
+
+  return {
+    target,
+    exchanges,
+    async call(by, method, pathOrUrl, c = {}) {
+      for (let attempt = 1; ; attempt++) {
+        const ex = await once(by, method, pathOrUrl, c);
+        if (c.noRetry || ex.response?.status !== 429 || attempt >= 3) return ex;
+        // the suite is a well-behaved client: wait as told (D-rate-limits) rather than fail on someone's limit
+        const wait = Number(ex.response.headers["retry-after"] ?? "5");
+        const seconds = Number.isFinite(wait) ? Math.min(Math.max(wait, 1), MAX_RETRY_AFTER_S) : 5;
+        o.onWait?.(`rate-limited on ${method} ${pathOrUrl}: waiting ${seconds} s (Retry-After)`);
+        await sleep(seconds * 1000);
+      }
+    },
+  };
+}

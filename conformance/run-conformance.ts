@@ -1,0 +1,211 @@
+// runConformance(): the whole run as a typed API (the CLI is a thin wrapper). Exit codes mean one thing each:
+// 0 every check passed (warnings and skips allowed), 1 a check failed, 2 the run could not proceed.
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { type Contract, loadContract } from "../spec/index.ts";
+import { balance } from "./check-helpers.ts";
+import { type FixtureServer, startFixtureServer } from "./fixtures/fixture-server.ts";
+import { createHttpClient } from "./http-client.ts";
+import { makePlan, type Plan } from "./plan.ts";
+import { fetchesRealPages } from "./probes/canary.ts";
+import { writeReports } from "./report/write-reports.ts";
+import type {
+  CheckDefinition,
+  CheckResult,
+  ConformanceOptions,
+  ConformanceResult,
+  Probe,
+  ProfileName,
+  ResolvedOptions,
+  RunContext,
+} from "./types.ts";
+
+const PROFILES: ProfileName[] = ["strict", "lenient", "alt-bounds"];
+const PHASES = ["main", "last", "traffic"] as const;
+
+function resolve(o: ConformanceOptions): ResolvedOptions {
+  return {
+    target: o.target.replace(/\/+$/, ""),
+    apiKey: o.apiKey,
+    brokeApiKey: o.brokeApiKey,
+    profile: o.profile ?? "strict",
+    only: o.only ?? [],
+    skip: o.skip ?? [],
+    include: o.include ?? [],
+    reportDir:
+      o.reportDir === undefined
+        ? join("reports", "conformance", new Date().toISOString().replace(/[:.]/g, "-"))
+        : o.reportDir,
+    maxCredits: o.maxCredits,
+    fixtureUrl: o.fixtureUrl,
+    timeoutSeconds: o.timeoutSeconds ?? 120,
+    requestTimeoutMs: o.requestTimeoutMs ?? 30_000,
+    onProgress: o.onProgress ?? (() => {}),
+  };
+}
+
+export async function runConformance(input: ConformanceOptions): Promise<ConformanceResult> {
+  const started = Date.now();
+  const o = resolve(input);
+  const result: ConformanceResult = {
+    exitCode: 2,
+    target: o.target,
+    profile: o.profile,
+    startedAt: new Date(started).toISOString(),
+    durationMs: 0,
+    planCredits: 0,
+    summary: { total: 0, passed: 0, failed: 0, warning: 0, skipped: 0 },
+    checks: [],
+    exchanges: [],
+  };
+  const stop = (error: string) => {
+    o.onProgress(`could not run: ${error}`);
+    return { ...result, error, durationMs: Date.now() - started };
+  };
+  if (!PROFILES.includes(o.profile)) return stop(`unknown profile "${o.profile}" (strict, lenient, alt-bounds)`);
+  if (!/^https?:\/\/[^/]+/.test(o.target)) return stop(`--target must be an http(s) URL, not "${o.target}"`);
+  if (!o.apiKey) return stop("an API key is required (--api-key)");
+
+  const contract = await loadContract();
+  const altContract = await loadContract({ profile: "alt-bounds" });
+  const planned = makePlan(contract, altContract, o);
+  if (!planned.ok) return stop(planned.error);
+  const { plan } = planned;
+  result.planCredits = plan.credits;
+  o.onProgress(`plan: ${plan.checks.length} checks, at most ${plan.credits} credits on the target account`);
+  if (o.maxCredits !== undefined && plan.credits > o.maxCredits) {
+    return stop(`the plan may spend ${plan.credits} credits, over --max-credits ${o.maxCredits}`);
+  }
+
+  // the semantic checks need pages the target can fetch: serve the fixture site here unless a copy is given
+  let fixtures: FixtureServer | undefined;
+  if (!o.fixtureUrl && plan.checks.some((c) => c.preconditions?.includes("fetches-real-pages"))) {
+    fixtures = await startFixtureServer();
+    o.fixtureUrl = fixtures.url;
+    o.fixtureNoSitemapUrl = fixtures.noSitemapUrl;
+  }
+  try {
+    return await execute(o, plan, contract, altContract, result, started);
+  } finally {
+    await fixtures?.close();
+  }
+}
+
+async function execute(
+  o: ResolvedOptions,
+  plan: Plan,
+  contract: Contract,
+  altContract: Contract,
+  result: ConformanceResult,
+  started: number,
+): Promise<ConformanceResult> {
+  const stop = (error: string) => {
+    o.onProgress(`could not run: ${error}`);
+    return { ...result, error, durationMs: Date.now() - started };
+  };
+  const http = createHttpClient({
+    target: o.target,
+    apiKey: o.apiKey,
+    brokeApiKey: o.brokeApiKey,
+    requestTimeoutMs: o.requestTimeoutMs,
+    contract,
+    runId: randomBytes(3).toString("hex"),
+    onWait: o.onProgress,
+  });
+  result.exchanges = http.exchanges;
+  const probes = new Map<string, Promise<unknown>>();
+  const ctx: RunContext = {
+    contract,
+    altContract,
+    http,
+    options: o,
+    progress: o.onProgress,
+    probe<T>(p: Probe<T>) {
+      if (!probes.has(p.id)) probes.set(p.id, p.run(ctx));
+      return probes.get(p.id) as Promise<T>;
+    },
+  };
+
+  // preflight: a target that does not answer, or a key it refuses, makes every check meaningless
+  const health = await http.call("preflight", "GET", "/health", { auth: "none" });
+  if (!health.response) return stop(`target ${o.target} unreachable: ${health.error}`);
+  const start = await balance(ctx, "preflight");
+  if (start.exchange.response?.status === 401) return stop("the target refuses the API key (GET /usage → 401)");
+  if (start.value !== null && start.value < plan.credits) {
+    return stop(`the account holds ${start.value} credits; the plan may spend ${plan.credits}`);
+  }
+
+  const ordered = PHASES.flatMap((ph) => plan.checks.filter((c) => (c.phase ?? "main") === ph));
+  for (const [i, check] of ordered.entries()) {
+    const r = await runCheck(check, ctx);
+    result.checks.push(r);
+    const mark = { passed: "pass", failed: "FAIL", warning: "warn", skipped: "skip" }[r.status];
+    const why = r.status === "failed" ? ` (${r.failures.length} failures)` : r.reason ? ` (${r.reason})` : "";
+    o.onProgress(`[${String(i + 1).padStart(2)}/${ordered.length}] ${mark} ${check.id}${why} ${r.durationMs} ms`);
+  }
+
+  // no waiting here: after the rate-limit check the account may be limited for a whole window
+  const end = await balance(ctx, "postflight", "main", true);
+  if (start.value !== null && end.value !== null) result.creditsSpent = start.value - end.value;
+  for (const r of result.checks) result.summary[r.status]++;
+  result.summary.total = result.checks.length;
+  result.boundSet = result.checks.find((c) => c.facts?.["bound-set"])?.facts?.["bound-set"];
+  result.exitCode = result.summary.failed > 0 ? 1 : 0;
+  result.durationMs = Date.now() - started;
+  if (o.reportDir !== null) {
+    result.reportDir = o.reportDir;
+    await writeReports(result, o.reportDir);
+    o.onProgress(`reports in ${o.reportDir}`);
+  }
+  return result;
+}
+
+async function unmetPrecondition(check: CheckDefinition, ctx: RunContext): Promise<string | null> {
+  for (const p of check.preconditions ?? []) {
+    if (p === "broke-key" && !ctx.options.brokeApiKey) return "needs --broke-api-key (an account with zero credits)";
+    if (p === "fetches-real-pages") {
+      const verdict = await ctx.probe(fetchesRealPages);
+      if (!verdict.real) return verdict.reason;
+    }
+  }
+  return null;
+}
+
+async function runCheck(check: CheckDefinition, ctx: RunContext): Promise<CheckResult> {
+  const t0 = performance.now();
+  const base = {
+    id: check.id,
+    title: check.title,
+    severity: check.severity,
+    section: check.section,
+    basis: check.basis,
+    notes: [] as string[],
+  };
+  const makers = new Set([check.id, ...(check.probes ?? []).map((p) => `probe:${p.id}`)]);
+  const done = (
+    r: Omit<CheckResult, keyof typeof base | "durationMs" | "exchangeIds"> & { notes?: string[] },
+  ): CheckResult => ({
+    ...base,
+    ...r,
+    notes: r.notes ?? [],
+    exchangeIds: ctx.http.exchanges.filter((e) => makers.has(e.by)).map((e) => e.id),
+    durationMs: Math.round(performance.now() - t0),
+  });
+  const unmet = await unmetPrecondition(check, ctx);
+  if (unmet) return done({ status: "skipped", reason: unmet, failures: [] });
+  try {
+    const out = await check.run(ctx);
+    if (out.skip)
+      return done({ status: "skipped", reason: out.skip, failures: [], notes: out.notes, facts: out.facts });
+    if (out.failures.length === 0) return done({ status: "passed", failures: [], notes: out.notes, facts: out.facts });
+    // lenient: only what the interface text itself pins fails; a decision's failure is reported, not fatal
+    if (ctx.options.profile === "lenient" && check.basis.kind === "decision") {
+      const reason = `rests on decision ${check.basis.decision} (lenient profile)`;
+      return done({ status: "warning", reason, failures: out.failures, notes: out.notes, facts: out.facts });
+    }
+    return done({ status: "failed", failures: out.failures, notes: out.notes, facts: out.facts });
+  } catch (err) {
+    const message = `the check crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
+    return done({ status: "failed", failures: [{ message, exchanges: [] }] });
+  }
+}

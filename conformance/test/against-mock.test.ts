@@ -1,0 +1,140 @@
+// The suite end to end against the mock started through the CLI: a full run passes (exit 0) well within 60 s and
+// writes its three reports; a run that cannot proceed exits 2.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runConformance } from "../index.ts";
+import { REPORT_FILES } from "../report/write-reports.ts";
+import type { ConformanceResult } from "../types.ts";
+import { BIN, type MockProcess, startMockProcess } from "./mock-process.ts";
+
+const MOCK_ARGS = ["--key", "KEY:10000000", "--key", "BROKE:0", "--deepcrawl-steps", "0,0,200", "--rate-limit", "0"];
+
+function conform(args: string[]): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, [BIN, "conform", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    out += c.toString();
+  });
+  return new Promise((r) => child.once("exit", (code) => r({ code, out })));
+}
+
+let mock: MockProcess;
+beforeAll(async () => {
+  mock = await startMockProcess(MOCK_ARGS);
+});
+afterAll(async () => {
+  await mock?.stop();
+});
+
+describe("plumbline conform against the mock", () => {
+  it("passes every check, exit 0, in well under 60 s, and writes JSON, JUnit and HTML reports", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plb-conform-"));
+    const started = Date.now();
+    const { code, out } = await conform([
+      "--target",
+      mock.url,
+      "--api-key",
+      "KEY",
+      "--broke-api-key",
+      "BROKE",
+      "--report-dir",
+      dir,
+    ]);
+    const seconds = (Date.now() - started) / 1000;
+    expect(out).toMatch(/^plan: \d+ checks, at most \d+ credits/m);
+    expect(out).toMatch(/\[ 1\/\d+\] pass /);
+    expect(code, out).toBe(0);
+    expect(seconds).toBeLessThan(60);
+    const record = JSON.parse(readFileSync(join(dir, REPORT_FILES.json), "utf8")) as ConformanceResult;
+    expect(record.summary.failed).toBe(0);
+    expect(record.boundSet).toBe("primary");
+    expect(record.creditsSpent).toBeLessThanOrEqual(record.planCredits);
+    // the mock cannot fetch real pages: semantic checks are skipped with the reason, never passed
+    const skipped = record.checks.filter((x) => x.status === "skipped");
+    expect(skipped.map((c) => c.id)).toEqual(expect.arrayContaining(["crawl-readable-text", "sitemap-follows-robots"]));
+    for (const c of skipped) expect(c.reason).toMatch(/does not fetch real pages/);
+    const junit = readFileSync(join(dir, REPORT_FILES.junit), "utf8");
+    expect(junit).toMatch(/<testsuites name="plumbline conformance/);
+    expect(junit).not.toMatch(/<failure/);
+    const html = readFileSync(join(dir, REPORT_FILES.html), "utf8");
+    for (const c of record.checks) expect(html).toContain(c.id);
+    // credentials never reach a report
+    for (const f of Object.values(REPORT_FILES)) expect(readFileSync(join(dir, f), "utf8")).not.toMatch(/Bearer KEY\b/);
+  }, 60_000);
+
+  it("downgrades nothing in lenient and reports the primary bound set in alt-bounds", async () => {
+    const lenient = await runConformance({
+      target: mock.url,
+      apiKey: "KEY",
+      profile: "lenient",
+      reportDir: null,
+      only: ["bounds-published-set", "x-request-id"],
+    });
+    expect(lenient.exitCode).toBe(0);
+    const alt = await runConformance({
+      target: mock.url,
+      apiKey: "KEY",
+      profile: "alt-bounds",
+      reportDir: null,
+      only: ["bounds-published-set"],
+    });
+    expect(alt.exitCode).toBe(0);
+    expect(alt.boundSet).toBe("primary");
+  }, 30_000);
+
+  it("skips the 402 checks with a reason when no broke key is given", async () => {
+    const r = await runConformance({
+      target: mock.url,
+      apiKey: "KEY",
+      reportDir: null,
+      only: ["billing-zero-balance-402"],
+    });
+    expect(r.checks[0]).toMatchObject({ status: "skipped", reason: expect.stringContaining("--broke-api-key") });
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("exits 2 on bad arguments (CLI)", async () => {
+    expect((await conform(["--target", mock.url, "--api-key", "KEY", "--profile", "bogus", "--no-report"])).code).toBe(
+      2,
+    );
+    expect(
+      (await conform(["--target", mock.url, "--api-key", "KEY", "--only", "no-such-check", "--no-report"])).code,
+    ).toBe(2);
+  }, 30_000);
+
+  it("exits 2 when the target is unreachable, refuses the key, or the plan exceeds --max-credits", async () => {
+    const run = (o: { target?: string; apiKey?: string; maxCredits?: number }) =>
+      runConformance({ target: mock.url, apiKey: "KEY", reportDir: null, ...o });
+    expect((await run({ target: "http://127.0.0.1:9" })).exitCode).toBe(2);
+    expect((await run({ apiKey: "NOT-A-KEY" })).exitCode).toBe(2);
+    const over = await run({ maxCredits: 10 });
+    expect(over).toMatchObject({ exitCode: 2, error: expect.stringMatching(/over --max-credits 10/) });
+    expect(over.exchanges).toEqual([]); // refused before any request
+  });
+});
+
+describe("the opt-in rate-limit check", () => {
+  let limited: MockProcess;
+  beforeAll(async () => {
+    limited = await startMockProcess(["--key", "KEY:1000", "--rate-limit", "5"]);
+  });
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  it("is not planned unless named, and passes when named against a mock limited to 5 a minute", async () => {
+    const r = await runConformance({
+      target: limited.url,
+      apiKey: "KEY",
+      reportDir: null,
+      only: ["rate-limit-retry-after"],
+    });
+    expect(r.checks.map((c) => [c.id, c.status])).toEqual([["rate-limit-retry-after", "passed"]]);
+  });
+});

@@ -1,0 +1,173 @@
+// The typed records of a conformance run: checks, their outcomes, the recorded traffic. Reports are rendered from
+// these records only (style: "reports are rendered from typed records, never from parsed text").
+import type { Contract } from "../spec/index.ts";
+import type { HttpClient } from "./http-client.ts";
+
+export type ProfileName = "strict" | "lenient" | "alt-bounds";
+export type Severity = "critical" | "major" | "minor";
+export type CheckStatus = "passed" | "failed" | "warning" | "skipped";
+
+/** What a check rests on: the interface text itself, or a plumbline decision (spec/DECISIONS.md). */
+export type Basis = { kind: "contract" } | { kind: "decision"; decision: string };
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** the body as sent (text), when there was one */
+  body?: string;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  contentType: string;
+  /** parsed JSON when the content type is JSON and it parses */
+  json?: unknown;
+  /** the body text (truncated) for text bodies, a summary for binary ones */
+  text: string;
+  bytes: number;
+}
+
+export interface Exchange {
+  id: number;
+  /** the check (or shared probe) that made the request */
+  by: string;
+  /** the contract operation, when the path is one of the contract's */
+  operationId: string | null;
+  request: RecordedRequest;
+  /** absent when the request got no answer (network error, timeout) */
+  response?: RecordedResponse;
+  error?: string;
+  /** the raw body, kept in memory for checks (zip downloads, images); never written to reports */
+  raw?: Buffer;
+  /** the JSON value sent, kept in memory for the traffic checks; never written to reports */
+  sent?: unknown;
+  durationMs: number;
+}
+
+export interface Failure {
+  message: string;
+  /** ids of the exchanges that show it */
+  exchanges: number[];
+  expected?: string;
+  actual?: string;
+}
+
+/** What a check's run returns: failures as values; `skip` when a precondition turned out unmet at run time. */
+export interface CheckOutcome {
+  failures: Failure[];
+  notes?: string[];
+  /** machine-readable findings for the run record (e.g. `bound-set`) */
+  facts?: Record<string, string>;
+  skip?: string;
+}
+
+export interface CheckResult {
+  id: string;
+  title: string;
+  severity: Severity;
+  section: string;
+  basis: Basis;
+  status: CheckStatus;
+  /** why a check was skipped, or why a failure was downgraded to a warning */
+  reason?: string;
+  failures: Failure[];
+  notes: string[];
+  facts?: Record<string, string>;
+  /** ids of the exchanges the check (or the probes it uses) made */
+  exchangeIds: number[];
+  durationMs: number;
+}
+
+export type Precondition = "broke-key" | "fetches-real-pages";
+
+export interface RunContext {
+  contract: Contract;
+  /** the contract of the other published bound set (D-bound-sets) */
+  altContract: Contract;
+  http: HttpClient;
+  options: ResolvedOptions;
+  /** run a shared probe once per run (several checks judge the same exchanges) */
+  probe<T>(probe: Probe<T>): Promise<T>;
+  progress(line: string): void;
+}
+
+export interface Probe<T> {
+  id: string;
+  /** credits the probe spends at most on the main account */
+  cost(contract: Contract, alt: Contract): number;
+  run(ctx: RunContext): Promise<T>;
+}
+
+export interface CheckDefinition {
+  id: string;
+  title: string;
+  severity: Severity;
+  /** the interface-spec section it enforces */
+  section: string;
+  basis: Basis;
+  preconditions?: Precondition[];
+  /** opt-in checks (they hammer or take long) run only when named in --only or --include */
+  optIn?: boolean;
+  /** checks over the traffic of every other check run after them */
+  phase?: "main" | "last" | "traffic";
+  /** credits of its own calls (shared probes are counted once, from `probes`) */
+  cost?(contract: Contract, alt: Contract): number;
+  probes?: Probe<unknown>[];
+  run(ctx: RunContext): Promise<CheckOutcome>;
+}
+
+export interface ConformanceOptions {
+  target: string;
+  apiKey: string;
+  brokeApiKey?: string;
+  profile?: ProfileName;
+  only?: string[];
+  skip?: string[];
+  /** opt-in checks to add to the plan */
+  include?: string[];
+  /** undefined: reports/conformance/<timestamp>; null: no reports */
+  reportDir?: string | null;
+  maxCredits?: number;
+  fixtureUrl?: string;
+  /** seconds a deepcrawl may take to complete */
+  timeoutSeconds?: number;
+  /** per-request timeout, ms */
+  requestTimeoutMs?: number;
+  onProgress?: (line: string) => void;
+}
+
+export interface ResolvedOptions
+  extends Required<Omit<ConformanceOptions, "brokeApiKey" | "fixtureUrl" | "maxCredits">> {
+  brokeApiKey?: string;
+  fixtureUrl?: string;
+  /** the fixture origin without sitemap, known only when the run serves the fixture site itself */
+  fixtureNoSitemapUrl?: string;
+  maxCredits?: number;
+}
+
+export interface PlanEntry {
+  id: string;
+  skipReason?: string;
+}
+
+export interface ConformanceResult {
+  /** 0 all passed, 1 a check failed, 2 the run could not proceed */
+  exitCode: 0 | 1 | 2;
+  /** set when the run could not proceed */
+  error?: string;
+  target: string;
+  profile: ProfileName;
+  startedAt: string;
+  durationMs: number;
+  planCredits: number;
+  /** usage before and after, when measured */
+  creditsSpent?: number;
+  summary: { total: number; passed: number; failed: number; warning: number; skipped: number };
+  checks: CheckResult[];
+  exchanges: Exchange[];
+  reportDir?: string;
+  /** alt-bounds profile: which published bound set the target enforces */
+  boundSet?: string;
+}
