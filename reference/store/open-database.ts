@@ -1,0 +1,52 @@
+// One query layer for both stores (issue 5): SQLite in --data-dir by default (zero set-up), PostgreSQL with
+// --database-url postgres://… for deployments of several instances.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { type Database, type Dialect, migrate } from "./schema.ts";
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** where the data lives, for logs (a file path, or the URL without its password) */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… ; absent: SQLite in dataDir */
+  databaseUrl?: string;
+  dataDir?: string;
+}
+
+export async function openDatabase(o: DatabaseOptions): Promise<OpenedDatabase> {
+  let db: Kysely<Database>;
+  let dialect: Dialect;
+  let location: string;
+  if (o.databaseUrl) {
+    const url = new URL(o.databaseUrl);
+    if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+      throw new Error(`--database-url must be a postgres:// URL, not ${url.protocol}`);
+    }
+    dialect = "postgres";
+    location = `${url.protocol}//${url.username ? `${url.username}@` : ""}${url.host}${url.pathname}`;
+    db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: o.databaseUrl, max: 10 }) }),
+    });
+  } else {
+    const dir = o.dataDir ?? "data";
+    mkdirSync(dir, { recursive: true });
+    location = join(dir, "plumbline.db");
+    const sqlite = new SQLite(location);
+    // WAL: readers never wait for the writer; busy_timeout: concurrent processes wait instead of failing
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("busy_timeout = 5000");
+    sqlite.pragma("foreign_keys = ON");
+    dialect = "sqlite";
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  await migrate(db, dialect);
+  return { db, dialect, location, close: () => db.destroy() };
+}

@@ -1,0 +1,84 @@
+// The reference's tables (issue 5 "Platform"): accounts with a balance, hashed API keys, and an append-only
+// credit ledger. One Kysely schema serves SQLite and PostgreSQL, so the SQL is written once.
+import { type ColumnType, type Generated, type Kysely, sql } from "kysely";
+
+export interface AccountsTable {
+  id: string;
+  user_id: string | null;
+  credential_type: "api_key" | "oauth";
+  client_id: string | null;
+  balance: number;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  /** readable start of the key, for listings and lookups; the rest is only ever stored hashed */
+  prefix: string;
+  /** sha256 of the whole key, hex */
+  hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface LedgerTable {
+  id: Generated<number>;
+  account_id: string;
+  operation_id: string;
+  request_id: string;
+  /** positive: a charge; negative: credits added by an administrator */
+  credits: number;
+  balance_after: number;
+  at: ColumnType<string, string, never>;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  ledger: LedgerTable;
+}
+
+export type Dialect = "sqlite" | "postgres";
+
+/** Creates the tables when they are missing (idempotent; both dialects). */
+export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  await db.schema
+    .createTable("accounts")
+    .ifNotExists()
+    .addColumn("id", "varchar(64)", (c) => c.primaryKey())
+    .addColumn("user_id", "varchar(64)")
+    .addColumn("credential_type", "varchar(16)", (c) => c.notNull())
+    .addColumn("client_id", "varchar(64)")
+    .addColumn("balance", "integer", (c) => c.notNull().check(sqlNonNegative()))
+    .addColumn("created_at", "varchar(32)", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable("api_keys")
+    .ifNotExists()
+    .addColumn("id", "varchar(64)", (c) => c.primaryKey())
+    .addColumn("account_id", "varchar(64)", (c) => c.notNull().references("accounts.id"))
+    .addColumn("prefix", "varchar(32)", (c) => c.notNull().unique())
+    .addColumn("hash", "varchar(64)", (c) => c.notNull())
+    .addColumn("created_at", "varchar(32)", (c) => c.notNull())
+    .addColumn("revoked_at", "varchar(32)")
+    .execute();
+  await db.schema
+    .createTable("ledger")
+    .ifNotExists()
+    .addColumn("id", dialect === "postgres" ? "serial" : "integer", (c) =>
+      dialect === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
+    .addColumn("account_id", "varchar(64)", (c) => c.notNull().references("accounts.id"))
+    .addColumn("operation_id", "varchar(64)", (c) => c.notNull())
+    .addColumn("request_id", "varchar(160)", (c) => c.notNull())
+    .addColumn("credits", "integer", (c) => c.notNull())
+    .addColumn("balance_after", "integer", (c) => c.notNull())
+    .addColumn("at", "varchar(32)", (c) => c.notNull())
+    .execute();
+}
+
+// a balance never goes below zero, whatever a buggy caller does (D-charging: never overdraw)
+function sqlNonNegative() {
+  return sql`balance >= 0`;
+}
