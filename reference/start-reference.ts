@@ -1,0 +1,76 @@
+// startReference(): the reference implementation as a typed, in-process API (`plumbline reference` wraps it):
+// the shared platform over SQL stores (SQLite by default, PostgreSQL with databaseUrl) and real engines.
+import type { FastifyInstance } from "fastify";
+import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index.ts";
+import { createPlatform } from "./platform/create-platform.ts";
+import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
+import type { Engines } from "./platform/engines.ts";
+import { createMemoryRateLimitStore, realClock } from "./platform/stores.ts";
+import { openDatabase } from "./store/open-database.ts";
+import { createSqlAccounts, type SqlAccounts } from "./store/sql-accounts.ts";
+import { unimplementedDeepcrawl, unimplementedEngines } from "./unimplemented-engines.ts";
+
+export interface ReferenceOptions {
+  host?: string;
+  /** 0 picks a free port */
+  port?: number;
+  dataDir?: string;
+  databaseUrl?: string;
+  /** accounts seeded at start (tests, demos); an existing key keeps its account */
+  keys?: Array<{ key: string; credits: number; credentialType?: "api_key" | "oauth" }>;
+  allowPrivateNetwork?: boolean;
+  rateLimits?: Partial<RateLimitPolicy>;
+  logger?: boolean;
+  contract?: Contract;
+  /** engines to use instead of the reference's own (tests) */
+  engines?: Partial<Engines>;
+  deepcrawl?: DeepcrawlService;
+}
+
+export interface RunningReference {
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  accounts: SqlAccounts;
+  database: string;
+  close(): Promise<void>;
+}
+
+export async function startReference(o: ReferenceOptions = {}): Promise<RunningReference> {
+  const contract = o.contract ?? (await loadContract());
+  const opened = await openDatabase({ dataDir: o.dataDir, databaseUrl: o.databaseUrl });
+  const accounts = createSqlAccounts(opened.db);
+  for (const k of o.keys ?? []) {
+    if (!(await accounts.authenticate(k.key))) await accounts.createAccount(k);
+  }
+  const app = await createPlatform({
+    contract,
+    accounts,
+    // per instance; several instances behind one balancer share the SQL ledger but not these windows
+    rateLimitStore: createMemoryRateLimitStore(),
+    clock: realClock,
+    engines: { ...unimplementedEngines, ...o.engines },
+    deepcrawl: o.deepcrawl ?? unimplementedDeepcrawl,
+    rateLimits: o.rateLimits,
+    logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
+  });
+  const host = o.host ?? "127.0.0.1";
+  try {
+    await app.listen({ host, port: o.port ?? 8080 });
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
+  const port = (app.server.address() as { port: number }).port;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    app,
+    accounts,
+    database: `${opened.dialect} ${opened.location}`,
+    async close() {
+      await app.close();
+      await opened.close();
+    },
+  };
+}
