@@ -64,7 +64,7 @@ async function keysCommand(argv: string[]): Promise<number> {
       case "rotate": {
         const r = target ? await accounts.rotateKey(target) : null;
         if (!r) throw new Error(`no active key ${target ?? "(none given)"}`);
-        console.log(`new key (shown once): ${r.key}; the old key is revoked`);
+        console.log(`the old key is revoked\nnew key (shown once): ${r.key}`);
         return 0;
       }
       case "revoke":
