@@ -1,0 +1,91 @@
+// The HTML report as a person uses it (issue 4): it renders in headless Chromium, lists the failures with a curl
+// command, and its status filters and search box work. Chromium is Debian's (browsers cannot be downloaded here).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runConformance } from "../index.ts";
+import { REPORT_FILES } from "../report/write-reports.ts";
+import { type RunningProxy, startFaultProxy } from "./fault-proxy.ts";
+import { type MockProcess, startMockProcess } from "./mock-process.ts";
+
+function chromiumPath(): string {
+  if (process.env.PLUMBLINE_CHROMIUM) return process.env.PLUMBLINE_CHROMIUM;
+  return execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
+}
+
+let mock: MockProcess;
+let proxy: RunningProxy;
+let browser: Browser;
+const dir = mkdtempSync(join(tmpdir(), "plb-conform-html-"));
+
+beforeAll(async () => {
+  mock = await startMockProcess(["--key", "KEY:100000", "--rate-limit", "0"]);
+  // one broken behaviour, so the page has a failure to show next to passes
+  proxy = await startFaultProxy(mock.url, {
+    rewrite: (_req, res) => ({ ...res, headers: { ...res.headers, "x-request-id": undefined } }),
+  });
+  const result = await runConformance({
+    target: proxy.url,
+    apiKey: "KEY",
+    only: ["health-status-version", "auth-health-open", "x-request-id", "discovery-openapi-json"],
+    reportDir: dir,
+  });
+  expect(result.summary.failed).toBeGreaterThan(0);
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+    // Playwright gives every launch a fresh temporary profile (it refuses --user-data-dir with launch())
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await proxy?.close();
+  await mock?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the conformance HTML report in Chromium", () => {
+  it("renders the summary and lists the failure with a curl command that reproduces it", async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(join(dir, REPORT_FILES.html)).href);
+    const failed = page.locator('details.check[data-status="failed"]');
+    expect(await failed.count()).toBeGreaterThan(0);
+    const text = await failed.first().innerText();
+    expect(text).toContain("x-request-id");
+    expect(text).toMatch(/curl /);
+    expect(await page.locator('details.check[data-status="passed"]').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("filters by status and by text", async () => {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(join(dir, REPORT_FILES.html)).href);
+    const visible = (status: string) => page.locator(`details.check[data-status="${status}"]:visible`).count();
+    await page.click('button[data-filter="failed"]');
+    expect(await visible("failed")).toBeGreaterThan(0);
+    expect(await visible("passed")).toBe(0);
+    await page.click('button[data-filter="passed"]');
+    expect(await visible("failed")).toBe(0);
+    expect(await visible("passed")).toBeGreaterThan(0);
+    await page.click('button[data-filter="all"]');
+    await page.fill("#q", "x-request-id");
+    expect(await page.locator("details.check:visible").count()).toBe(1);
+    await page.close();
+  });
+});
