@@ -5,14 +5,17 @@ import { openDatabase } from "./store/open-database.ts";
 import { createSqlAccounts } from "./store/sql-accounts.ts";
 
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
-                           [--key KEY:CREDITS ...] [--allow-private-network] [--rate-limit N] [--log]
+                           [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
+                           [--rate-limit N] [--log]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
   --data-dir DIR          SQLite database in DIR/plumbline.db (default ./data): zero set-up
   --database-url URL      postgres://… for several instances sharing accounts and credits
   --key KEY:CREDITS       seed an account with this key at start (repeatable; tests and demos)
-  --allow-private-network let targets on loopback and private addresses be fetched (test fixture sites)
+  --allow-private-network let targets on loopback and private addresses be fetched (test fixture sites);
+                          without it they are refused after DNS resolution and on every redirect
+  --chromium PATH         Chromium for the crawl's browser fallback (default $PLUMBLINE_CHROMIUM, /usr/bin/chromium)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
 Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
@@ -99,6 +102,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       port: { type: "string", default: "8080" },
       key: { type: "string", multiple: true },
       "allow-private-network": { type: "boolean", default: false },
+      chromium: { type: "string" },
       "rate-limit": { type: "string" },
       log: { type: "boolean", default: false },
     },
@@ -120,6 +124,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     databaseUrl: values["database-url"],
     keys: (values.key ?? []).map(parseKey),
     allowPrivateNetwork: values["allow-private-network"],
+    chromiumPath: values.chromium,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     logger: values.log,
   });

@@ -2,6 +2,7 @@
 // the shared platform over SQL stores (SQLite by default, PostgreSQL with databaseUrl) and real engines.
 import type { FastifyInstance } from "fastify";
 import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index.ts";
+import { createBrowserRenderer, createCrawlEngine, createHttpClient, createSitemapEngine } from "./engines/index.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
@@ -19,6 +20,8 @@ export interface ReferenceOptions {
   /** accounts seeded at start (tests, demos); an existing key keeps its account */
   keys?: Array<{ key: string; credits: number; credentialType?: "api_key" | "oauth" }>;
   allowPrivateNetwork?: boolean;
+  /** Chromium for the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
+  chromiumPath?: string;
   rateLimits?: Partial<RateLimitPolicy>;
   logger?: boolean;
   contract?: Contract;
@@ -43,13 +46,20 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   for (const k of o.keys ?? []) {
     if (!(await accounts.authenticate(k.key))) await accounts.createAccount(k);
   }
+  // one outbound client for the whole reference, with the SSRF guard (issue 5 "POST /crawl")
+  const http = createHttpClient({ allowPrivateNetwork: o.allowPrivateNetwork });
+  const renderer = createBrowserRenderer({ http, executablePath: o.chromiumPath });
+  const engines: Partial<Engines> = {
+    crawl: createCrawlEngine({ http, renderer, clock: realClock }),
+    sitemap: createSitemapEngine({ http }),
+  };
   const app = await createPlatform({
     contract,
     accounts,
     // per instance; several instances behind one balancer share the SQL ledger but not these windows
     rateLimitStore: createMemoryRateLimitStore(),
     clock: realClock,
-    engines: { ...unimplementedEngines, ...o.engines },
+    engines: { ...unimplementedEngines, ...engines, ...o.engines },
     deepcrawl: o.deepcrawl ?? unimplementedDeepcrawl,
     rateLimits: o.rateLimits,
     logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
@@ -58,6 +68,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   try {
     await app.listen({ host, port: o.port ?? 8080 });
   } catch (err) {
+    await renderer.close();
     await opened.close();
     throw err;
   }
@@ -70,6 +81,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     database: `${opened.dialect} ${opened.location}`,
     async close() {
       await app.close();
+      await renderer.close();
       await opened.close();
     },
   };

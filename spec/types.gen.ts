@@ -58,6 +58,8 @@ export type paths = {
          *     scripts removed (Markdown, D-crawl-content). An array body returns an array of crawl responses; it may
          *     hold only the URLs that succeeded, in any order, matched back by `crawlParameters.url` (D-crawl-batch).
          *     A target that answers 404 or 410 yields 404 or 410, charged (D-charging).
+         *     A target refused by URL-safety checks (loopback, private, link-local or metadata addresses) is 400 here, since
+         *     crawl lists no 403 (D-target-refusal).
          */
         post: operations["crawl"];
         delete?: never;

@@ -1,0 +1,91 @@
+// POST /crawl (interface-spec "POST /crawl"): fetch one public URL and return its title and body as clean text,
+// Markdown per D-crawl-content, with the metadata of D-crawl-metadata. `enableFallback` (default true) renders a page
+// whose static HTML holds little text in headless Chromium and extracts again (metadata.rendered: true).
+// Failures are values (style 6); their codes are chosen in target-failure.ts.
+import type { Schemas } from "../../spec/index.ts";
+import type { EngineContext, EngineResult } from "../platform/engines.ts";
+import type { Clock } from "../platform/stores.ts";
+import type { PageRenderer } from "./browser-renderer.ts";
+import { bodyKind, decodeText, mediaType } from "./content-type.ts";
+import { extractHtml } from "./html-extract.ts";
+import type { FetchedResponse, HttpClient } from "./http-client.ts";
+import { binaryFailure, fetchFailure, statusFailure } from "./target-failure.ts";
+import { textPage } from "./text-page.ts";
+import { countWords } from "./word-count.ts";
+
+export interface CrawlEngineOptions {
+  http: HttpClient;
+  /** the browser for `enableFallback`; without one the static text stands */
+  renderer?: PageRenderer | null;
+  clock: Clock;
+  /** fewer words than this in the static text call for the browser (default 30) */
+  fallbackMinWords?: number;
+}
+
+type CrawlResponse = Schemas["CrawlResponse"];
+
+const ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/*;q=0.8,application/json;q=0.7,*/*;q=0.5";
+
+interface Page {
+  link: string;
+  title: string;
+  content: string;
+  metadata: Omit<Schemas["CrawlMetadata"], "status_code" | "content_type" | "word_count" | "fetched_at">;
+}
+
+function htmlPage(html: string, url: string, res: FetchedResponse, rendered: boolean): Page {
+  const page = extractHtml(html, url, res.headers["content-language"]);
+  return { link: url, title: page.title, content: page.markdown, metadata: { ...page.metadata, rendered } };
+}
+
+export function createCrawlEngine(options: CrawlEngineOptions) {
+  const minWords = options.fallbackMinWords ?? 30;
+
+  /** The browser's version of the page when it holds more text than the static one; the static one otherwise. */
+  async function withFallback(page: Page, res: FetchedResponse, ctx: EngineContext): Promise<Page> {
+    const words = countWords(page.content);
+    if (!options.renderer || words >= minWords) return page;
+    const r = await options.renderer.render(res.url, ctx.signal);
+    if (!r.ok) return page;
+    const rendered = htmlPage(r.value.html, r.value.url, res, true);
+    return countWords(rendered.content) > words ? rendered : page;
+  }
+
+  return async function crawl(
+    request: Schemas["CrawlRequest"],
+    ctx: EngineContext,
+  ): Promise<EngineResult<CrawlResponse>> {
+    const fetched = await options.http.fetch(request.url, { signal: ctx.signal, accept: ACCEPT });
+    if (!fetched.ok) return fetchFailure(fetched);
+    const res = fetched.value;
+    if (res.status >= 300) return statusFailure(res.status, res.url, "crawl");
+    const type = mediaType(res.headers["content-type"]);
+    const kind = bodyKind(type, res.body);
+    if (kind === "binary") return binaryFailure(type, res.url);
+    const text = decodeText(res.body, res.headers["content-type"], kind);
+    let page: Page =
+      kind === "html"
+        ? htmlPage(text, res.url, res, false)
+        : { link: res.url, ...textPage(text, type, res.url), metadata: { rendered: false } };
+    if (kind === "html" && request.enableFallback !== false) page = await withFallback(page, res, ctx);
+    const metadata: Schemas["CrawlMetadata"] = {
+      description: null,
+      language: res.headers["content-language"]?.split(",")[0].trim() || null,
+      published_time: null,
+      site_name: null,
+      canonical_url: null,
+      ...page.metadata,
+      status_code: res.status,
+      content_type: type || (kind === "html" ? "text/html" : "text/plain"),
+      word_count: countWords(page.content),
+      fetched_at: new Date(options.clock.now()).toISOString(),
+    };
+    return {
+      ok: true,
+      value: {
+        crawlParameters: { url: request.url },
+        results: { title: page.title, link: page.link, content: page.content, metadata },
+      },
+    };
+  };
+}

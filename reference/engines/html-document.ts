@@ -1,0 +1,8 @@
+// One HTML parser for the engines: linkedom, a DOM fast enough to run Readability on every crawl (issue 5).
+import { parseHTML } from "linkedom";
+
+/** A DOM document of `html`; a bare fragment is wrapped, as linkedom needs a document element to hang it on. */
+export function parseDocument(html: string): Document {
+  const full = /<html[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`;
+  return parseHTML(full).document as unknown as Document;
+}

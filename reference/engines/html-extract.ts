@@ -1,0 +1,47 @@
+// An HTML page → its title, readable Markdown and head metadata (interface-spec "POST /crawl": title and body as clean
+// text; D-crawl-content, D-crawl-metadata). @mozilla/readability over linkedom (issue 5: ~6x faster than jsdom with
+// the same output), boilerplate removed first (html-clean.ts), Markdown by turndown (html-markdown.ts).
+import { Readability } from "@mozilla/readability";
+import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
+import { parseDocument } from "./html-document.ts";
+import { toMarkdown } from "./html-markdown.ts";
+import { type HeadMetadata, readHeadMetadata } from "./html-metadata.ts";
+
+export interface ExtractedPage {
+  title: string;
+  markdown: string;
+  metadata: Omit<HeadMetadata, "title">;
+}
+
+/** The page's own name when Readability finds none: the last path segment, else the host. */
+function fallbackTitle(pageUrl: string): string {
+  const u = new URL(pageUrl);
+  return decodeURIComponent(u.pathname.split("/").filter(Boolean).at(-1) ?? "") || u.hostname;
+}
+
+export function extractHtml(html: string, pageUrl: string, contentLanguage?: string): ExtractedPage {
+  const document = parseDocument(html);
+  const { title: headTitle, ...metadata } = readHeadMetadata(document, pageUrl, contentLanguage);
+  absolutizeUrls(document, pageUrl);
+  removeBoilerplate(document);
+  const bodyHtml = document.body?.innerHTML ?? "";
+  // Readability keeps what scores as the article; on short pages it can find nothing, then the cleaned body stands
+  // keepClasses: a code block's `language-*` class names the fence's language
+  const article = new Readability(document, { charThreshold: 200, keepClasses: true }).parse();
+  const useArticle = Boolean(article?.textContent?.trim());
+  const title = (article?.title || headTitle || "").trim() || fallbackTitle(pageUrl);
+  let markdown = toMarkdown(useArticle ? (article?.content ?? "") : bodyHtml);
+  // Readability drops the h1 that repeats the title; the content still opens with it (as the mock's pages do)
+  if (markdown && !markdown.startsWith("# ")) markdown = `# ${title}\n\n${markdown}`;
+  return {
+    title,
+    markdown,
+    metadata: {
+      ...metadata,
+      description: metadata.description ?? (article?.excerpt?.trim() || null),
+      language: metadata.language ?? article?.lang ?? null,
+      published_time: metadata.published_time ?? article?.publishedTime ?? null,
+      site_name: metadata.site_name ?? article?.siteName ?? null,
+    },
+  };
+}

@@ -1,0 +1,138 @@
+// The one outbound HTTP client of the reference (issue 5, "POST /crawl"), on undici: connect and total timeouts, a
+// size cap, redirects followed by hand so every hop passes the SSRF guard, a descriptive User-Agent, gzip/br
+// decoding. Failures are values (style 6): PLB_TARGET_FORBIDDEN for a refused address, PLB_UPSTREAM_FAILED for an
+// unreachable, slow, oversized or otherwise broken target. A 4xx/5xx answer is a response, not a failure.
+import { Agent, request } from "undici";
+import type { EngineResult } from "../platform/engines.ts";
+import { forbiddenReason } from "./address-policy.ts";
+import { fail, thrownFailure } from "./fetch-failure.ts";
+import { type AddressPolicy, guardedLookup, literalRefusal, type Resolver, systemResolver } from "./guarded-lookup.ts";
+import { readBody } from "./response-body.ts";
+import { DEFAULT_USER_AGENT } from "./user-agent.ts";
+
+export interface HttpClientOptions {
+  /** fetch loopback and private addresses too (tests, `--allow-private-network`) */
+  allowPrivateNetwork?: boolean;
+  connectTimeoutMs?: number;
+  /** the whole fetch, redirects and body included */
+  timeoutMs?: number;
+  /** decoded body bytes at most (default 5 MiB) */
+  maxBytes?: number;
+  maxRedirects?: number;
+  userAgent?: string;
+  resolve?: Resolver;
+  /** which addresses are refused (default address-policy.ts); tests vouch for their fixture address with it */
+  addressPolicy?: AddressPolicy;
+}
+
+export interface FetchOptions {
+  signal?: AbortSignal;
+  maxBytes?: number;
+  accept?: string;
+  /** false: hand a 3xx back as it is (the browser follows it and each hop comes back through the guard) */
+  followRedirects?: boolean;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+}
+
+export interface FetchedResponse {
+  /** the final URL, after redirects */
+  url: string;
+  status: number;
+  /** lower-case names; repeated headers joined with ", " (set-cookie with "\n") */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** every URL redirected to, in order */
+  redirects: string[];
+}
+
+export interface HttpClient {
+  fetch(url: string, options?: FetchOptions): Promise<EngineResult<FetchedResponse>>;
+  close(): Promise<void>;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function flatten(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(k === "set-cookie" ? "\n" : ", ") : v;
+  }
+  return out;
+}
+
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  const policy = options.allowPrivateNetwork ? null : (options.addressPolicy ?? forbiddenReason);
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const agent = new Agent({
+    connect: {
+      timeout: options.connectTimeoutMs ?? 5_000,
+      lookup: guardedLookup(options.resolve ?? systemResolver, policy),
+    },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+
+  async function fetchUrl(url: string, o: FetchOptions = {}): Promise<EngineResult<FetchedResponse>> {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = o.signal ? AbortSignal.any([deadline, o.signal]) : deadline;
+    const maxRedirects = options.maxRedirects ?? 5;
+    const redirects: string[] = [];
+    let current = url;
+    let method = o.method ?? "GET";
+    let body = o.body;
+    let extra = o.headers ?? {};
+    for (;;) {
+      let target: URL;
+      try {
+        target = new URL(current);
+      } catch {
+        return fail("PLB_UPSTREAM_FAILED", `${current} is not a valid URL`);
+      }
+      if (target.protocol !== "http:" && target.protocol !== "https:")
+        return fail("PLB_UPSTREAM_FAILED", `${current} is not an http(s) URL`);
+      const literal = policy && literalRefusal(target.hostname, policy);
+      if (literal) return fail("PLB_TARGET_FORBIDDEN", literal);
+      try {
+        const res = await request(target, {
+          dispatcher: agent,
+          method: method as "GET",
+          body,
+          signal,
+          headers: {
+            "user-agent": options.userAgent ?? DEFAULT_USER_AGENT,
+            accept: o.accept ?? "*/*",
+            "accept-encoding": "gzip, deflate, br",
+            ...extra,
+          },
+        });
+        const headers = flatten(res.headers);
+        if (REDIRECTS.has(res.statusCode) && headers.location && o.followRedirects !== false) {
+          await res.body.dump();
+          if (redirects.length >= maxRedirects)
+            return fail("PLB_UPSTREAM_FAILED", `The target ${url} redirected more than ${maxRedirects} times`);
+          const next = new URL(headers.location, target);
+          // credentials a page sent to its own origin do not follow it to another one (as browsers do)
+          if (next.origin !== target.origin) {
+            const { cookie: _c, authorization: _a, ...rest } = extra;
+            extra = rest;
+          }
+          // RFC 9110 15.4: 303 continues with GET, and so does a POST answered 301/302 (as browsers do); 307/308 keep it
+          if (res.statusCode === 303 || (method === "POST" && res.statusCode <= 302))
+            [method, body] = ["GET", undefined];
+          current = next.href;
+          redirects.push(current);
+          continue;
+        }
+        const maxBytes = o.maxBytes ?? options.maxBytes ?? 5 * 1024 * 1024;
+        const decoded = await readBody(res.body, headers["content-encoding"], maxBytes);
+        return { ok: true, value: { url: target.href, status: res.statusCode, headers, body: decoded, redirects } };
+      } catch (err) {
+        return thrownFailure(err, { url: current, timeoutMs, deadline, caller: o.signal });
+      }
+    }
+  }
+
+  return { fetch: fetchUrl, close: () => agent.close() };
+}

@@ -1,0 +1,7 @@
+// The User-Agent of every outbound request (issue 5: "a descriptive User-Agent"), so site owners can tell who
+// fetched their pages and where to read about it. The version is plumbline's own, from package.json.
+import { readFileSync } from "node:fs";
+
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
+export const DEFAULT_USER_AGENT = `plumbline-reference/${pkg.version} (+https://github.com/plumbline/plumbline)`;
