@@ -15,12 +15,15 @@ let open: RunningReference;
 let guarded: RunningReference;
 let site: FixtureSite;
 
-async function start(allowPrivateNetwork: boolean) {
+const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
+
+async function start(allowPrivateNetwork: boolean, databaseUrl?: string) {
   const dir = mkdtempSync(join(tmpdir(), "plumbline-ref-crawl-"));
   dirs.push(dir);
   return startReference({
     port: 0,
     dataDir: dir,
+    databaseUrl,
     allowPrivateNetwork,
     keys: [{ key: "k", credits: 1000 }],
     rateLimits: { perAccount: 0 },
@@ -83,6 +86,34 @@ describe("the reference's crawl and sitemap", () => {
     expect(await usage(guarded)).toBe(before);
     expect(site.hits.filter((h) => h === "/article")).toHaveLength(1); // only the open reference fetched it
   });
+
+  for (const db of ["sqlite", "postgres"] as const) {
+    it.skipIf(db === "postgres" && !PG)(
+      `never overdraws under parallel paid calls, charging exactly the successes (${db})`,
+      async () => {
+        const ref = db === "sqlite" ? open : await start(true, PG);
+        try {
+          const { key } = await ref.accounts.createAccount({ credits: 10 });
+          const calls = await Promise.all(
+            Array.from({ length: 30 }, () =>
+              fetch(`${ref.url}/crawl`, {
+                method: "POST",
+                headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+                body: JSON.stringify({ url: `${site.url}/article` }),
+              }).then((r) => r.status),
+            ),
+          );
+          expect(calls.filter((s) => s === 200)).toHaveLength(10);
+          expect(calls.filter((s) => s === 402)).toHaveLength(20);
+          const left = await (await fetch(`${ref.url}/usage`, { headers: { authorization: `Bearer ${key}` } })).json();
+          expect(left).toMatchObject({ usage: 0 });
+        } finally {
+          if (ref !== open) await ref.close();
+        }
+      },
+      60_000,
+    );
+  }
 
   it("passes the conformance suite's semantic crawl and sitemap checks", async () => {
     const result = await runConformance({
