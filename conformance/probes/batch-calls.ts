@@ -2,6 +2,8 @@
 // "Batch response"; D-charging: batches are charged entry by entry).
 import { type Measured, measureCharge } from "../check-helpers.ts";
 import type { Exchange, Probe } from "../types.ts";
+import { fetchesRealPages } from "./canary.ts";
+import { withReachableUrls } from "./target-urls.ts";
 
 export interface BatchCall {
   operationId: "search" | "news" | "crawl";
@@ -33,15 +35,17 @@ export const BATCHES: Array<Omit<BatchCall, "measured">> = [
 
 export const batchCallsProbe: Probe<BatchCall[]> = {
   id: "batch-calls",
-  cost: (c) => BATCHES.reduce((sum, b) => sum + c.prices.requestCredits(b.operationId, b.body), 0),
+  cost: (c) =>
+    BATCHES.reduce((sum, b) => sum + c.prices.requestCredits(b.operationId, b.body), fetchesRealPages.cost(c, c)),
   async run(ctx) {
     const out: BatchCall[] = [];
     for (const b of BATCHES) {
       const path = ctx.contract.operation(b.operationId).path;
+      const body = await withReachableUrls(ctx, b.body);
       const measured = await measureCharge(ctx, "probe:batch-calls", () =>
-        ctx.http.call("probe:batch-calls", "POST", path, { body: b.body }),
+        ctx.http.call("probe:batch-calls", "POST", path, { body }),
       );
-      out.push({ ...b, measured });
+      out.push({ ...b, body, measured });
     }
     return out;
   },

@@ -4,6 +4,8 @@
 import { baseBody } from "../../spec/bounds.ts";
 import { type Measured, measureCharge } from "../check-helpers.ts";
 import type { Exchange, Probe } from "../types.ts";
+import { fetchesRealPages } from "./canary.ts";
+import { withReachableUrls } from "./target-urls.ts";
 
 export interface PricedCall {
   operationId: string;
@@ -19,12 +21,12 @@ export const pricedCallsProbe: Probe<PricedCall[]> = {
   cost: (c) =>
     c.contractOperations
       .filter((o) => o.pricing && !EXCLUDED.has(o.operationId))
-      .reduce((sum, o) => sum + c.prices.entryCredits(o.operationId, baseBody(o)), 0),
+      .reduce((sum, o) => sum + c.prices.entryCredits(o.operationId, baseBody(o)), fetchesRealPages.cost(c, c)),
   async run(ctx) {
     const out: PricedCall[] = [];
     for (const op of ctx.contract.contractOperations) {
       if (!op.pricing || EXCLUDED.has(op.operationId)) continue;
-      const body = baseBody(op);
+      const body = await withReachableUrls(ctx, baseBody(op));
       const measured = await measureCharge(ctx, "probe:priced-calls", () =>
         ctx.http.call("probe:priced-calls", op.method.toUpperCase(), op.path, { body }),
       );

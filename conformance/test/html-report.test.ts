@@ -65,7 +65,7 @@ describe("the conformance HTML report in Chromium", () => {
     await page.goto(pathToFileURL(join(dir, REPORT_FILES.html)).href);
     const failed = page.locator('details.check[data-status="failed"]');
     expect(await failed.count()).toBeGreaterThan(0);
-    const text = await failed.first().innerText();
+    const text = (await failed.first().textContent()) ?? "";
     expect(text).toContain("x-request-id");
     expect(text).toMatch(/curl /);
     expect(await page.locator('details.check[data-status="passed"]').count()).toBeGreaterThan(0);
