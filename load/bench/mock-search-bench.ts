@@ -2,15 +2,10 @@
 // and a bare Fastify route returning the same bytes, in one run on loopback (issue 3 quality bar).
 // Run: node bin/plumbline.js bench mock-search [--duration S] [--connections N]  → reports/bench/mock-search.json
 // load/ is a client: it starts the mock through its CLI, never by importing it.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { mkdirSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { type Peer, ROOT, startBarePeer, startMockPeer, startPrismPeer, stopPeers } from "../peers/peer-processes.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const KEY = "bench-key";
 const BODY = JSON.stringify({ query: "benchmark query", max_results: 5 });
 
@@ -32,43 +27,6 @@ export interface BenchResult {
   ratios: { mockOverPrism: number; mockOverBareFastify: number };
   targets: { mockOverPrism: number; mockOverBareFastify: number };
   pass: boolean;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function startProcess(cmd: string, args: string[], ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(cmd, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let log = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${cmd} did not start:\n${log}`)), 60_000);
-    const onData = (d: Buffer) => {
-      log += d;
-      if (ready.test(log)) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`${cmd} exited with ${code}:\n${log}`)));
-  });
-}
-
-/** A Fastify server whose one route answers the given bytes: the floor any Fastify-based mock can reach. */
-function bareServer(bytesFile: string, port: number): string {
-  return `import Fastify from "fastify"; import { readFileSync } from "node:fs";
-const bytes = readFileSync(${JSON.stringify(bytesFile)});
-const app = Fastify();
-app.post("/search", async (_req, reply) => reply.type("application/json; charset=utf-8").send(bytes));
-await app.listen({ port: ${port}, host: "127.0.0.1" });
-console.log("listening");`;
 }
 
 async function measure(
@@ -116,40 +74,22 @@ export async function benchMockSearch(
   const durationSeconds = options.durationSeconds ?? 5;
   const connections = options.connections ?? 10;
   const rounds = options.rounds ?? 3;
-  const [mockPort, prismPort] = [await freePort(), await freePort()];
-  const mock = await startProcess(
-    process.execPath,
-    ["bin/plumbline.js", "mock", "--port", String(mockPort), "--key", `${KEY}:1000000000`, "--rate-limit", "0"],
-    /listening on/,
-  );
-  const prism = await startProcess(
-    `${ROOT}node_modules/.bin/prism`,
-    ["mock", "spec/openapi.yaml", "-p", String(prismPort), "-h", "127.0.0.1"],
-    /Prism is listening/,
-  );
-  // the floor: the same bytes the mock answers, from a route that does nothing else
-  const mockUrl = `http://127.0.0.1:${mockPort}`;
-  const sample = await fetch(`${mockUrl}/search`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    body: BODY,
-  });
-  const bytesFile = join(mkdtempSync(join(tmpdir(), "plumbline-bench-")), "search.json");
-  writeFileSync(bytesFile, Buffer.from(await sample.arrayBuffer()));
-  // in its own process, like the mock and Prism, so no peer shares a core with the load generator
-  const barePort = await freePort();
-  const bare = await startProcess(
-    process.execPath,
-    ["--input-type=module", "-e", bareServer(bytesFile, barePort)],
-    /listening/,
-  );
-  const bareUrl = `http://127.0.0.1:${barePort}`;
+  const peers: Peer[] = [];
   try {
-    const servers: Array<[string, string]> = [
-      ["plumbline mock", mockUrl],
-      ["prism mock", `http://127.0.0.1:${prismPort}`],
-      ["bare fastify", bareUrl],
-    ];
+    const mock = await startMockPeer(KEY);
+    peers.push(mock);
+    peers.push(await startPrismPeer());
+    // the floor: the same bytes the mock answers, from a route that does nothing else, in its own process like
+    // the mock and Prism, so no peer shares a core with the load generator
+    const sample = await fetch(`${mock.url}/search`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      body: BODY,
+    });
+    const body = Buffer.from(await sample.arrayBuffer());
+    const contentType = "application/json; charset=utf-8";
+    peers.push(await startBarePeer([{ method: "POST", url: "/search", status: 200, contentType, body }]));
+    const servers = peers.map((p): [string, string] => [p.name, p.url]);
     const perTarget: BenchFigure[][] = servers.map(() => []);
     for (let round = 0; round < rounds; round++) {
       for (const [i, [name, url]] of servers.entries())
@@ -177,9 +117,7 @@ export async function benchMockSearch(
         m.non2xx === 0,
     };
   } finally {
-    mock.kill("SIGTERM");
-    prism.kill("SIGTERM");
-    bare.kill("SIGTERM");
+    stopPeers(peers);
   }
 }
 

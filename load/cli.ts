@@ -1,0 +1,97 @@
+// `plumbline load`: a load run against a target, judged by thresholds; `plumbline load compare`: the same
+// scenario against the plumbline mock, Prism and a bare Fastify route.
+import { parseArgs } from "node:util";
+import { COMPARE_HELP, compareCommand } from "./compare/compare-cli.ts";
+import { progressLine, renderSummary } from "./render-summary.ts";
+import { runLoad } from "./run-load.ts";
+import { listScenarios, readScenario } from "./scenario-file.ts";
+
+export const LOAD_HELP = `Usage: plumbline load --target URL --api-key KEY [--scenario NAME] [--duration S] [--warmup S]
+                      [--connections N] [--rate R] [--thresholds FILE] [--baseline FILE] [--report-dir DIR | --no-report]
+                      [--allow-remote] [--seed N]
+       plumbline load --list
+       plumbline load compare [--scenario NAME] [--duration S] [--connections N] [--rounds N] [--report-dir DIR]
+
+  --target URL        base URL of the API under load; loopback only unless --allow-remote
+  --api-key KEY       a funded key (or $PLUMBLINE_API_KEY); a run spends real credits: give the mock plenty
+                      (plumbline mock --key KEY:1000000000 --rate-limit 0)
+  --scenario NAME     a file of load/scenarios/ (default mixed) or a path; --list shows them
+  --duration S        measured seconds, 1..600 (default 10); answers are awaited at most 10 s more
+  --warmup S          unmeasured seconds first, 0..60 (default 2; its charges still count for the accounting)
+  --connections N     closed loop: concurrent connections (default 10); open loop: the most sockets used
+  --rate R            open loop: R arrivals per second on a fixed schedule, latency measured from each
+                      scheduled arrival (coordinated omission shows instead of hiding)
+  --thresholds FILE   budgets (default load/thresholds/mock.json; load/thresholds/reference.json for the reference)
+  --baseline FILE     an earlier load.json: fail on a regression beyond the file's baseline.maxRegressionPercent
+  --report-dir DIR    default reports/load/<timestamp>: load.json and report.html
+
+Exit codes: 0 every threshold holds, 1 a threshold, the credit accounting or the baseline broke (named),
+2 the run could not proceed (bad arguments, a remote target without --allow-remote, unreachable target,
+refused key, a scenario or thresholds file that does not check).
+
+${COMPARE_HELP}`;
+
+function num(v: string | undefined): number | undefined {
+  return v === undefined ? undefined : Number(v);
+}
+
+export async function loadCommand(argv: string[]): Promise<number> {
+  if (argv[0] === "compare") return compareCommand(argv.slice(1));
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      target: { type: "string" },
+      "api-key": { type: "string" },
+      scenario: { type: "string" },
+      duration: { type: "string" },
+      warmup: { type: "string" },
+      connections: { type: "string" },
+      rate: { type: "string" },
+      thresholds: { type: "string" },
+      baseline: { type: "string" },
+      "report-dir": { type: "string" },
+      "no-report": { type: "boolean", default: false },
+      "allow-remote": { type: "boolean", default: false },
+      seed: { type: "string" },
+      list: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(LOAD_HELP);
+    return 0;
+  }
+  if (values.list) {
+    for (const name of listScenarios()) {
+      const s = readScenario(name);
+      console.log(`${name.padEnd(18)} ${s.ok ? s.scenario.description : s.error}`);
+    }
+    return 0;
+  }
+  if (!values.target) {
+    console.error(`plumbline load: --target is required\n\n${LOAD_HELP}`);
+    return 2;
+  }
+  const durationSeconds = num(values.duration) ?? 10;
+  const run = await runLoad({
+    target: values.target,
+    apiKey: values["api-key"] ?? process.env.PLUMBLINE_API_KEY ?? "",
+    scenario: values.scenario,
+    durationSeconds,
+    warmupSeconds: num(values.warmup),
+    connections: num(values.connections),
+    rate: num(values.rate),
+    thresholds: values.thresholds,
+    baseline: values.baseline,
+    reportDir: values["no-report"] ? null : values["report-dir"],
+    allowRemote: values["allow-remote"],
+    seed: num(values.seed),
+    onProgress: (p) => process.stderr.write(`${progressLine(p, durationSeconds)}\n`),
+  });
+  if (!run.ok) {
+    console.error(`plumbline load: ${run.error}`);
+    return run.exitCode;
+  }
+  console.log(renderSummary(run.report, run.files));
+  return run.exitCode;
+}

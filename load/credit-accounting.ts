@@ -1,0 +1,54 @@
+// Credit accounting under load: the balance GET /usage reports after a run must equal the balance before it
+// minus the credits of the successful calls the tool counted (charge-counter.ts). Requests that were sent but
+// never answered may or may not have been charged; the check allows exactly their price, and says so.
+import type { Sender } from "./http-send.ts";
+import type { CreditCheck } from "./types.ts";
+
+export type BalanceRead = { ok: true; balance: number } | { ok: false; status: number | null; error: string };
+
+export async function readBalance(sender: Sender, apiKey: string): Promise<BalanceRead> {
+  const r = await sender.send(
+    { method: "GET", path: "/usage", headers: { authorization: `Bearer ${apiKey}` } },
+    { keepBody: true },
+  );
+  if (!r.ok) return { ok: false, status: null, error: `GET /usage failed: ${r.error}` };
+  if (r.status !== 200) return { ok: false, status: r.status, error: `GET /usage answered ${r.status}` };
+  try {
+    const usage = (JSON.parse(r.body) as { usage?: unknown }).usage;
+    if (typeof usage === "number" && Number.isInteger(usage)) return { ok: true, balance: usage };
+  } catch {
+    // falls through: not the contract's usage body
+  }
+  return { ok: false, status: 200, error: "GET /usage did not answer a usage balance" };
+}
+
+export interface AccountingInput {
+  start: BalanceRead;
+  end: BalanceRead | null;
+  counted: number;
+  unresolved: number;
+  unresolvedCredits: number;
+}
+
+export function checkAccounting(i: AccountingInput): CreditCheck {
+  if (!i.start.ok) return { checked: false, pass: true, detail: `not checked: ${i.start.error} before the run` };
+  if (!i.end) return { checked: false, pass: true, detail: "not checked: disabled for this run" };
+  if (!i.end.ok) return { checked: false, pass: false, detail: `${i.end.error} after the run` };
+  const spent = i.start.balance - i.end.balance;
+  const figures = {
+    startBalance: i.start.balance,
+    endBalance: i.end.balance,
+    spent,
+    counted: i.counted,
+    unresolved: i.unresolved,
+    unresolvedCredits: i.unresolvedCredits,
+  };
+  const pass = spent >= i.counted && spent <= i.counted + i.unresolvedCredits;
+  const allowance = i.unresolved
+    ? ` (+ up to ${i.unresolvedCredits} for ${i.unresolved} unanswered request${i.unresolved === 1 ? "" : "s"})`
+    : "";
+  const detail = pass
+    ? `balance ${i.start.balance} → ${i.end.balance}: spent ${spent}, counted ${i.counted}${allowance}`
+    : `balance ${i.start.balance} → ${i.end.balance}: spent ${spent} but the successful calls cost ${i.counted}${allowance}; ${spent > i.counted ? "over" : "under"}-charged by ${spent > i.counted ? spent - i.counted - i.unresolvedCredits : i.counted - spent}`;
+  return { checked: true, pass, detail, ...figures };
+}

@@ -1,0 +1,131 @@
+// runLoad(): one load run, start to verdict. Checks everything it can before sending traffic (target, scenario
+// against the contract, thresholds, baseline, the key), runs the driver the scenario and mode call for, then
+// judges: thresholds, credit accounting, baseline. Could-not-run is a value with exit code 2, never a throw.
+import { loadContract } from "../spec/index.ts";
+import { incomparable, readBaseline } from "./baseline-compare.ts";
+import { runClosedLoop } from "./closed-loop.ts";
+import { checkAccounting, readBalance } from "./credit-accounting.ts";
+import { runDeepcrawlFlows } from "./deepcrawl-flow.ts";
+import { createSender } from "./http-send.ts";
+import { judgeRun } from "./judge-run.ts";
+import { type LoadOptions, resolveOptions } from "./load-options.ts";
+import { runOpenLoop } from "./open-loop.ts";
+import { defaultReportDir, writeLoadReport } from "./report/write-report.ts";
+import { buildPlan } from "./request-plan.ts";
+import { SampleRecorder } from "./sample-recorder.ts";
+import { readScenario } from "./scenario-file.ts";
+import { runSetup } from "./scenario-setup.ts";
+import { checkTarget } from "./target-guard.ts";
+import { DEFAULT_THRESHOLDS, NO_THRESHOLDS, readThresholdSet } from "./threshold-file.ts";
+import type { LoadReport } from "./types.ts";
+
+export type LoadRun =
+  | { ok: true; exitCode: 0 | 1; report: LoadReport; files: { json: string; html: string } | null }
+  | { ok: false; exitCode: 2; error: string };
+
+const cannot = (error: string): LoadRun => ({ ok: false, exitCode: 2, error });
+
+export async function runLoad(options: LoadOptions): Promise<LoadRun> {
+  const resolved = resolveOptions(options);
+  if (!resolved.ok) return cannot(resolved.error);
+  const o = resolved.value;
+  const target = checkTarget(options.target, options.allowRemote ?? false);
+  if (!target.ok) return cannot(target.error);
+  const url = target.url;
+  const contract = await loadContract();
+  const read = readScenario(o.scenario);
+  if (!read.ok) return cannot(read.error);
+  const scenario = read.scenario;
+  const mode = o.rate === null ? "closed" : "open";
+  const opIds = contract.contractOperations.map((op) => op.operationId);
+  const thresholds =
+    options.thresholds === null
+      ? { ok: true as const, set: NO_THRESHOLDS }
+      : readThresholdSet(options.thresholds ?? DEFAULT_THRESHOLDS, scenario.name, opIds);
+  if (!thresholds.ok) return cannot(thresholds.error);
+  const baseline = options.baseline ? readBaseline(options.baseline) : null;
+  if (baseline && !baseline.ok) return cannot(baseline.error);
+  const mismatch = baseline?.ok ? incomparable(baseline.report, { scenario, mode }) : null;
+  if (mismatch) return cannot(`--baseline: ${mismatch}`);
+
+  const control = createSender(url, 2);
+  try {
+    const start = await readBalance(control, options.apiKey);
+    if (!start.ok && start.status === null) return cannot(`cannot reach ${url.origin}: ${start.error}`);
+    if (!start.ok && (start.status === 401 || start.status === 403))
+      return cannot(`the target refused the API key (${start.error})`);
+    // setup steps are not measured traffic, but what they spend counts for the accounting check
+    const setupLedger = new SampleRecorder();
+    const setup = await runSetup(scenario.setup, {
+      contract,
+      sender: control,
+      apiKey: options.apiKey,
+      recorder: setupLedger,
+    });
+    if (!setup.ok) return cannot(setup.error);
+    const plan =
+      scenario.kind === "requests"
+        ? buildPlan(scenario.requests, contract, {
+            apiKey: options.apiKey,
+            vars: setup.vars,
+            tagTemplates: options.tagTemplates,
+          })
+        : null;
+    if (plan && !plan.ok) return cannot(`scenario ${scenario.name}: ${plan.error}`);
+
+    const startedAt = new Date();
+    const measured = new SampleRecorder();
+    measured.charged(setupLedger.countedCredits);
+    const ticker = options.onProgress ? setInterval(() => options.onProgress?.(measured.progress()), 1000) : undefined;
+    const input = {
+      url,
+      contract,
+      recorder: measured,
+      durationSeconds: o.durationSeconds,
+      warmupSeconds: o.warmupSeconds,
+      connections: o.connections,
+      seed: o.seed,
+    };
+    try {
+      if (plan?.ok && o.rate !== null) await runOpenLoop({ ...input, plan: plan.plan, rate: o.rate });
+      else if (plan?.ok) await runClosedLoop({ ...input, plan: plan.plan });
+      else {
+        const flows = await runDeepcrawlFlows({
+          ...input,
+          apiKey: options.apiKey,
+          flow: scenario.flow ?? {},
+          rate: o.rate,
+        });
+        if (!flows.ok) return cannot(flows.error);
+      }
+    } finally {
+      clearInterval(ticker);
+    }
+
+    const accounting = options.creditAccounting ?? thresholds.set.creditAccounting;
+    const credits = accounting
+      ? checkAccounting({
+          start,
+          end: start.ok ? await readBalance(control, options.apiKey) : null,
+          counted: measured.countedCredits,
+          unresolved: measured.unresolved,
+          unresolvedCredits: measured.unresolvedCredits,
+        })
+      : { checked: false, pass: true, detail: "not checked: creditAccounting is off" };
+    const report = judgeRun({
+      recorder: measured,
+      startedAt,
+      target: url.href,
+      scenario,
+      options: o,
+      credits,
+      thresholds: thresholds.set,
+      baseline: baseline?.ok ? { report: baseline.report, file: options.baseline as string } : null,
+    });
+    const files =
+      options.reportDir === null ? null : writeLoadReport(report, options.reportDir ?? defaultReportDir(startedAt));
+    return { ok: true, exitCode: report.pass ? 0 : 1, report, files };
+  } finally {
+    await control.close();
+  }
+}
