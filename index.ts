@@ -2,6 +2,15 @@
 // programmatic API exported by the package").
 export { CHECKS, type ConformanceOptions, type ConformanceResult, runConformance } from "./conformance/index.ts";
 export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-bench.ts";
+export {
+  type CompareResult,
+  type LoadOptions,
+  type LoadReport,
+  type LoadRun,
+  parseThreshold,
+  runCompare,
+  runLoad,
+} from "./load/index.ts";
 export type { MockAccountInput } from "./mock/memory-accounts.ts";
 export type { MockAdmin } from "./mock/mock-state.ts";
 export { DEMO_KEY, type MockOptions, type RunningMock, startMock } from "./mock/start-mock.ts";

@@ -1,7 +1,9 @@
 // `plumbline <command>`: one dispatcher; each command lives in its own part and is also a typed API (index.ts).
 import { CONFORM_HELP, conformCommand } from "../conformance/cli.ts";
 import { BENCH_HELP, benchCommand } from "../load/bench/cli.ts";
+import { LOAD_HELP, loadCommand } from "../load/cli.ts";
 import { MOCK_HELP, mockCommand } from "../mock/cli.ts";
+import { REFERENCE_HELP, referenceCommand } from "../reference/cli.ts";
 import { SPEC_HELP, specCommand } from "../spec/cli.ts";
 
 type Command = { summary: string; help: string; run: (argv: string[]) => Promise<number> };
@@ -9,7 +11,13 @@ type Command = { summary: string; help: string; run: (argv: string[]) => Promise
 const COMMANDS: Record<string, Command> = {
   bench: { summary: "benchmark the mock against Prism and a bare Fastify route", help: BENCH_HELP, run: benchCommand },
   conform: { summary: "run the conformance suite against a target", help: CONFORM_HELP, run: conformCommand },
+  load: { summary: "load a target with a scenario and judge it by thresholds", help: LOAD_HELP, run: loadCommand },
   mock: { summary: "run the stateful mock of the API (npm start)", help: MOCK_HELP, run: mockCommand },
+  reference: {
+    summary: "run the reference implementation (SQL accounts, real engines); `reference keys` administers keys",
+    help: REFERENCE_HELP,
+    run: referenceCommand,
+  },
   spec: {
     summary: "validate, summarise, lint and regenerate from spec/openapi.yaml",
     help: SPEC_HELP,
