@@ -1,6 +1,13 @@
 // The package's programmatic API: each command is also a typed function (brief: "Each command is also a typed
 // programmatic API exported by the package").
 export { CHECKS, type ConformanceOptions, type ConformanceResult, runConformance } from "./conformance/index.ts";
+export {
+  type CorpusEntry,
+  type FuzzOptions,
+  type FuzzReport,
+  type FuzzResult,
+  runFuzz,
+} from "./fuzz/index.ts";
 export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-bench.ts";
 export {
   type CompareResult,

@@ -1,5 +1,6 @@
 // `plumbline <command>`: one dispatcher; each command lives in its own part and is also a typed API (index.ts).
 import { CONFORM_HELP, conformCommand } from "../conformance/cli.ts";
+import { FUZZ_HELP, fuzzCommand } from "../fuzz/cli.ts";
 import { BENCH_HELP, benchCommand } from "../load/bench/cli.ts";
 import { LOAD_HELP, loadCommand } from "../load/cli.ts";
 import { MOCK_HELP, mockCommand } from "../mock/cli.ts";
@@ -11,6 +12,7 @@ type Command = { summary: string; help: string; run: (argv: string[]) => Promise
 const COMMANDS: Record<string, Command> = {
   bench: { summary: "benchmark the mock against Prism and a bare Fastify route", help: BENCH_HELP, run: benchCommand },
   conform: { summary: "run the conformance suite against a target", help: CONFORM_HELP, run: conformCommand },
+  fuzz: { summary: "property-based fuzzing of a target from the spec", help: FUZZ_HELP, run: fuzzCommand },
   load: { summary: "load a target with a scenario and judge it by thresholds", help: LOAD_HELP, run: loadCommand },
   mock: { summary: "run the stateful mock of the API (npm start)", help: MOCK_HELP, run: mockCommand },
   reference: {

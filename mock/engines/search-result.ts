@@ -56,19 +56,20 @@ function hitPath(rng: Rng, kind: SearchKind, words: readonly string[], host: str
   const s = slug(words);
   if (kind === "news") return `/${rng.pick(NEWS_SECTIONS)}/${date.replace(/-/g, "/")}/${s}-${n + 1}`;
   if (host.endsWith("wikipedia.org")) {
-    const article = titleCase(words.join(" ")).replace(/ /g, "_");
+    // query words go into the path percent-encoded: a link must stay a URI whatever the query (found by the fuzzer)
+    const article = encodeURIComponent(titleCase(words.join(" ")).replace(/ /g, "_"));
     if (n === 0) return `/wiki/${article}`;
     // each position its own article: "Topic_(Security)", …, then numbered once the qualifiers run out
     const qualifier = titleCase(FILLER_TOPICS[(n - 1) % FILLER_TOPICS.length]);
     return `/wiki/${article}_(${qualifier}${n > FILLER_TOPICS.length ? `_${n}` : ""})`;
   }
   if (host === "github.com")
-    return `/${rng.pick(["awesome", "oss", "labs"])}-${words[0]}/${s}${n > 0 ? `-${n + 1}` : ""}`;
+    return `/${rng.pick(["awesome", "oss", "labs"])}-${encodeURIComponent(words[0])}/${s}${n > 0 ? `-${n + 1}` : ""}`;
   if (host.endsWith("youtube.com")) return `/watch?v=${rng.int(1e9, 9e9).toString(36)}${n}`;
   if (host === "stackoverflow.com") return `/questions/${rng.int(1e6, 8e7)}/${s}`;
   if (host === "arxiv.org")
     return `/abs/${rng.int(19, 26)}${String(rng.int(1, 12)).padStart(2, "0")}.${rng.int(10000, 99999)}`;
-  if (host.endsWith("reddit.com")) return `/r/${words[0]}/comments/${rng.int(1e6, 9e6).toString(36)}/${s}`;
+  if (host.endsWith("reddit.com")) return `/r/${encodeURIComponent(words[0])}/comments/${rng.int(1e6, 9e6).toString(36)}/${s}`;
   return `/${rng.pick(["blog", "guides", "articles", "docs", "learn"])}/${s}${n > 0 ? `-${n + 1}` : ""}`;
 }
 

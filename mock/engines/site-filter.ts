@@ -19,7 +19,8 @@ export function normalizeSite(site: string): string | null {
     .replace(/^\*\./, "")
     .replace(/[/?#:].*$/, "")
     .replace(/\.$/, "");
-  return HOST_RE.test(s) ? s : null;
+  // a numeric last label ("0", "a.10") is an IPv4 form to URL parsers, not a host name: links on it would not parse
+  return HOST_RE.test(s) && !/(^|\.)\d+$/.test(s) ? s : null;
 }
 
 export function hostMatches(host: string, site: string): boolean {

@@ -32,7 +32,9 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
   await app.register(authPlugin, o);
   await app.register(rateLimitPlugin, o);
 
-  const paid = createPaidHandler(o, createExecutors(o.engines, o.deepcrawl));
+  const paid = createPaidHandler(o, createExecutors(o.engines, o.deepcrawl), (err, requestId) =>
+    app.log.error({ err, reqId: requestId }, "engine error"),
+  );
   for (const op of o.contract.contractOperations.filter((c) => c.pricing)) {
     app.route({
       method: op.method.toUpperCase() as "POST",

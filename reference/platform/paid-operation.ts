@@ -38,7 +38,11 @@ function semanticError(contract: Contract, op: OperationSpec, body: unknown): Re
   return null;
 }
 
-export function createPaidHandler(o: PlatformOptions, executors: Record<string, Executor>) {
+export function createPaidHandler(
+  o: PlatformOptions,
+  executors: Record<string, Executor>,
+  onBug: (err: unknown, requestId: string) => void = (err, requestId) => console.error(`${requestId}: engine error`, err),
+) {
   const { contract, accounts } = o;
   const currency = priceCurrency(contract);
 
@@ -69,8 +73,11 @@ export function createPaidHandler(o: PlatformOptions, executors: Record<string, 
     try {
       r = await exec(entry, ctx);
     } catch (err) {
+      // an engine bug is this call's (or this batch entry's) 500, uncharged; it must not abort a batch whose
+      // earlier entries were already charged (D-charging: failed calls cost nothing)
       await accounts.release(hold);
-      throw err;
+      onBug(err, requestId);
+      return { ok: false, code: "PLB_INTERNAL", cost: 0 };
     }
     if (r.ok || (!inBatch && chargedFailure(op.operationId, r.code))) {
       await accounts.settle(hold);

@@ -1,0 +1,94 @@
+// One case against the target, every check applied: the call, then GET /usage to compare the balance with what
+// the call must have cost (its price for valid input, nothing for invalid input; D-charging). The balance before
+// is the one read after the previous case, so each case costs two requests.
+import type { Contract } from "../../spec/index.ts";
+import type { FuzzCase } from "../fuzz-case.ts";
+import type { HttpClient } from "../http/http-client.ts";
+import { type CheckFailure, fail } from "./check-failure.ts";
+import { echoFailures, echoMember } from "./echo-check.ts";
+import { judgeInvalidAnswer } from "./invalid-answer.ts";
+import { conformanceFailures, transportFailures } from "./transport-checks.ts";
+import { judgeValidAnswer } from "./valid-answer.ts";
+
+export interface CaseEnv {
+  contract: Contract;
+  client: HttpClient;
+  /** the API key of the account the cases spend */
+  key: string;
+  /** the balance last read (null: read it first) */
+  balance: number | null;
+}
+
+export interface CaseResult {
+  failures: CheckFailure[];
+  status: number | null;
+  throttled: boolean;
+}
+
+export type BalanceRead = { ok: true; balance: number } | { ok: false; failure: CheckFailure };
+
+export async function readBalance(client: HttpClient, key: string): Promise<BalanceRead> {
+  const r = await client.send({ method: "GET", path: "/usage" }, key);
+  if (!r.ok)
+    return {
+      ok: false,
+      failure: fail(r.kind === "timeout" ? "no-hang" : "no-dropped-connection", `GET /usage: ${r.message}`),
+    };
+  const usage = (r.json as { usage?: unknown } | undefined)?.usage;
+  if (r.status !== 200 || typeof usage !== "number") {
+    return { ok: false, failure: fail("charge-exact", `GET /usage answered ${r.status} without a usage number`) };
+  }
+  return { ok: true, balance: usage };
+}
+
+const echoes = new WeakMap<object, Map<string, string | null>>();
+
+function echoOf(contract: Contract, operationId: string): string | null {
+  let m = echoes.get(contract);
+  if (!m) {
+    m = new Map();
+    echoes.set(contract, m);
+  }
+  if (!m.has(operationId)) m.set(operationId, echoMember(contract.operation(operationId)));
+  return m.get(operationId) ?? null;
+}
+
+export async function runCase(env: CaseEnv, c: FuzzCase): Promise<CaseResult> {
+  if (env.balance === null) {
+    const first = await readBalance(env.client, env.key);
+    if (!first.ok) return { failures: [first.failure], status: null, throttled: false };
+    env.balance = first.balance;
+  }
+  const before = env.balance;
+  const answer = await env.client.send(c.request, env.key);
+  const failures = transportFailures(answer);
+  if (!answer.ok) {
+    env.balance = null;
+    return { failures, status: null, throttled: false };
+  }
+  failures.push(...conformanceFailures(env.contract, c.operationId, answer));
+  let cost = 0;
+  let throttled = answer.status === 429;
+  if (c.violation) failures.push(...judgeInvalidAnswer(c, answer));
+  else {
+    const verdict = judgeValidAnswer(env.contract, c, answer, before);
+    failures.push(...verdict.failures);
+    cost = verdict.cost;
+    throttled = verdict.throttled;
+    if (answer.status >= 200 && answer.status < 300)
+      failures.push(...echoFailures(echoOf(env.contract, c.operationId), c.request.body, answer.json));
+  }
+  const after = await readBalance(env.client, env.key);
+  if (!after.ok) {
+    env.balance = null;
+    return { failures: [...failures, after.failure], status: answer.status, throttled };
+  }
+  env.balance = after.balance;
+  if (before - after.balance !== cost) {
+    const check = c.violation ? "rejected-not-charged" : "charge-exact";
+    failures.push(
+      fail(check, `balance ${before} → ${after.balance} (charged ${before - after.balance}); expected ${cost}`),
+    );
+  }
+  return { failures, status: answer.status, throttled };
+}

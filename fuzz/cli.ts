@@ -1,0 +1,96 @@
+// `plumbline fuzz`: property-based fuzzing of a target from the spec (issue 6).
+import { parseArgs } from "node:util";
+import { ALL_PROPERTIES, type PropertyName } from "./repro/corpus-entry.ts";
+
+export const FUZZ_HELP = `Usage: plumbline fuzz --target URL --api-key KEY [--seed N] [--time S | --runs N] [--only OPERATIONS]
+                      [--properties NAMES] [--workers N] [--report-dir DIR | --no-report] [--corpus-dir DIR]
+                      [--replay FILE|DIR] [--ascii] [--fail-fast] [--request-timeout MS]
+
+  --api-key KEY        a funded account (or $PLUMBLINE_API_KEY); on a target that advertises the mock's admin API
+                       (GET /__mock) each worker and each model run gets an account of its own
+  --seed N             seed of the run (default random, printed): the same seed, budget and workers replay it
+  --time S             search budget in seconds (default 30), shared by the properties; a failure gets up to
+                       10 s more to shrink. --runs N runs N cases per input property instead (the model N/10)
+  --only OPERATIONS    comma-separated operationIds (search,news,crawl,screenshot,sitemap,trending,extract,
+                       deepcrawl,usage)
+  --properties NAMES   valid-input,invalid-input,stateful-model (default all)
+  --workers N          parallel workers on a mock target (default 8)
+  --report-dir DIR     default reports/fuzz/<timestamp>: fuzz.json and report.html
+  --corpus-dir DIR     where a failure's replay file goes (default fuzz/corpus)
+  --replay FILE|DIR    replay corpus entries instead of fuzzing
+  --ascii              printable ASCII text only
+  --fail-fast          stop after the first property that fails
+
+Properties: valid input gets the documented success (or 402 once the balance runs out) with an answer that
+validates and costs its price; invalid input (one labelled violation) gets 400/422 naming the field and costs
+nothing; no 5xx, no hang, no dropped connection; the balance and deepcrawl tasks follow the model; /health
+answers after the run. Exit codes: 0 nothing found, 1 a property failed, 2 the run could not proceed.`;
+
+const list = (v: string | undefined) =>
+  v
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function positive(name: string, v: string | undefined, integer = true): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
+    throw new Error(`--${name} takes a ${integer ? "whole " : ""}number >= 0, not "${v}"`);
+  }
+  return n;
+}
+
+export async function fuzzCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      target: { type: "string" },
+      "api-key": { type: "string" },
+      seed: { type: "string" },
+      time: { type: "string" },
+      runs: { type: "string" },
+      only: { type: "string" },
+      properties: { type: "string" },
+      workers: { type: "string" },
+      "report-dir": { type: "string" },
+      "no-report": { type: "boolean", default: false },
+      "corpus-dir": { type: "string" },
+      replay: { type: "string" },
+      ascii: { type: "boolean", default: false },
+      "fail-fast": { type: "boolean", default: false },
+      "request-timeout": { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(FUZZ_HELP);
+    return 0;
+  }
+  const apiKey = values["api-key"] ?? process.env.PLUMBLINE_API_KEY;
+  if (!values.target || !apiKey) throw new Error("--target URL and --api-key KEY (or $PLUMBLINE_API_KEY) are required");
+  if (values.time !== undefined && values.runs !== undefined) throw new Error("give --time or --runs, not both");
+  const properties = list(values.properties) as PropertyName[] | undefined;
+  const bad = (properties ?? []).filter((p) => !ALL_PROPERTIES.includes(p));
+  if (bad.length) throw new Error(`unknown properties: ${bad.join(", ")} (known: ${ALL_PROPERTIES.join(", ")})`);
+  // loaded on use: every `plumbline` command imports this file, and fast-check is needed by this one only
+  const { runFuzz } = await import("./run-fuzz.ts");
+  const result = await runFuzz({
+    target: values.target,
+    apiKey,
+    seed: positive("seed", values.seed),
+    timeSeconds: positive("time", values.time, false),
+    runs: positive("runs", values.runs),
+    only: list(values.only),
+    properties,
+    workers: positive("workers", values.workers),
+    requestTimeoutMs: positive("request-timeout", values["request-timeout"]),
+    reportDir: values["no-report"] ? null : values["report-dir"],
+    corpusDir: values["corpus-dir"],
+    replay: values.replay,
+    ascii: values.ascii,
+    failFast: values["fail-fast"],
+    onProgress: (line) => console.log(line),
+  });
+  return result.exitCode;
+}

@@ -1,0 +1,134 @@
+// The fuzzer's HTTP client: keep-alive node:http(s), a per-request timeout (issue 6: "never a hang"), and transport
+// failures returned as values so a dropped connection is a finding, not a crash (issue 6: "never a dropped
+// connection"). It speaks to any target; nothing here knows the mock.
+import http from "node:http";
+import https from "node:https";
+
+/** A target-independent request: what the corpus stores and what curl reproduces. */
+export interface FuzzRequest {
+  method: "GET" | "POST";
+  /** path with the query string, e.g. `/usage?period=day` */
+  path: string;
+  /** JSON body (serialized with JSON.stringify) */
+  body?: unknown;
+  /** a raw body sent as is (malformed JSON); wins over `body` */
+  rawBody?: string;
+  /** defaults to application/json when a body is sent */
+  contentType?: string;
+}
+
+export type HttpOutcome =
+  | {
+      ok: true;
+      status: number;
+      headers: Record<string, string | string[] | undefined>;
+      contentType: string;
+      /** parsed JSON when the content type says JSON; undefined otherwise or when it does not parse */
+      json: unknown;
+      jsonError: boolean;
+      bytes: number;
+      ms: number;
+    }
+  | { ok: false; kind: "timeout" | "dropped" | "refused"; message: string; ms: number };
+
+export interface HttpClient {
+  readonly baseUrl: string;
+  /** `key` overrides the client's API key; `null` sends no credential */
+  send(req: FuzzRequest, key?: string | null): Promise<HttpOutcome>;
+  close(): void;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  apiKey: string | null;
+  timeoutMs: number;
+}
+
+export function createHttpClient(o: HttpClientOptions): HttpClient {
+  const base = new URL(o.baseUrl);
+  const secure = base.protocol === "https:";
+  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const prefix = base.pathname.replace(/\/$/, "");
+
+  function once(req: FuzzRequest, key: string | null): Promise<HttpOutcome & { reused?: boolean }> {
+    const started = performance.now();
+    const payload = req.rawBody ?? (req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body), "utf8"));
+    const headers: Record<string, string | number> = { accept: "application/json, */*" };
+    if (key) headers.authorization = `Bearer ${key}`;
+    if (payload !== undefined) {
+      headers["content-type"] = req.contentType ?? "application/json";
+      headers["content-length"] = Buffer.byteLength(payload);
+    }
+    return new Promise((resolve) => {
+      let settled = false;
+      const done = (v: HttpOutcome & { reused?: boolean }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(v);
+      };
+      const ms = () => performance.now() - started;
+      const request = (secure ? https : http).request(
+        { host: base.hostname, port: base.port, method: req.method, path: prefix + req.path, headers, agent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("error", (e) => done({ ok: false, kind: "dropped", message: e.message, ms: ms() }));
+          res.on("aborted", () => done({ ok: false, kind: "dropped", message: "response aborted", ms: ms() }));
+          res.on("end", () => {
+            const buf = Buffer.concat(chunks);
+            const contentType = String(res.headers["content-type"] ?? "");
+            let json: unknown;
+            let jsonError = false;
+            if (/json/i.test(contentType)) {
+              try {
+                json = JSON.parse(buf.toString("utf8"));
+              } catch {
+                jsonError = true;
+              }
+            }
+            done({
+              ok: true,
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              contentType,
+              json,
+              jsonError,
+              bytes: buf.length,
+              ms: ms(),
+            });
+          });
+        },
+      );
+      const timer = setTimeout(() => {
+        done({ ok: false, kind: "timeout", message: `no answer within ${o.timeoutMs} ms`, ms: ms() });
+        request.destroy();
+      }, o.timeoutMs);
+      request.on("error", (e: NodeJS.ErrnoException) => {
+        const kind = e.code === "ECONNREFUSED" || e.code === "ENOTFOUND" ? "refused" : "dropped";
+        done({
+          ok: false,
+          kind,
+          message: `${e.code ?? ""} ${e.message}`.trim(),
+          ms: ms(),
+          reused: request.reusedSocket,
+        });
+      });
+      request.end(payload);
+    });
+  }
+
+  return {
+    baseUrl: base.origin + prefix,
+    async send(req, key) {
+      const credential = key === undefined ? o.apiKey : key;
+      const first = await once(req, credential);
+      // A keep-alive socket the server closed while idle fails on reuse; Node's docs advise one retry.
+      if (!first.ok && first.kind === "dropped" && first.reused) return once(req, credential);
+      return first;
+    },
+    close() {
+      agent.destroy();
+    },
+  };
+}

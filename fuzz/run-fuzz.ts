@@ -1,0 +1,135 @@
+// runFuzz(): the typed API behind `plumbline fuzz` (issue 6). Probes the target, runs the properties under the
+// time budget (valid input, invalid input, the stateful model), checks the target is still healthy, prints and
+// stores what reproduces each failure, writes the report. Exit codes: 0 nothing found, 1 a property failed,
+// 2 the run could not proceed (style: "exit codes mean one thing each").
+import { join } from "node:path";
+import { loadContract } from "../spec/index.ts";
+import { operationCases } from "./arbitraries/operation-cases.ts";
+import { readBalance } from "./checks/run-case.ts";
+import type { Waiver } from "./checks/waivers.ts";
+import { createHttpClient } from "./http/http-client.ts";
+import { probeTarget } from "./http/target-probe.ts";
+import { MODEL_OPERATIONS } from "./model/model-property.ts";
+import type { RunContext } from "./properties/property-runs.ts";
+import { runPropertyStep } from "./properties/property-step.ts";
+import { emptyReport, finishReport, type ReportState } from "./report/report-state.ts";
+import { ALL_PROPERTIES, type PropertyName } from "./repro/corpus-entry.ts";
+import { replayCorpus } from "./repro/replay-command.ts";
+
+/** Like reports/, relative to where the command runs: in this repository, the corpus `npm test` replays. */
+export const DEFAULT_CORPUS_DIR = join("fuzz", "corpus");
+/** How the time budget is shared (the search phase; shrinking a failure has a budget of its own). */
+const SHARE: Record<PropertyName, number> = { "valid-input": 0.4, "invalid-input": 0.35, "stateful-model": 0.25 };
+
+export interface FuzzOptions {
+  target: string;
+  apiKey: string;
+  /** default: a random seed, printed and reported */
+  seed?: number;
+  /** search budget in seconds (default 30 unless `runs` is given) */
+  timeSeconds?: number;
+  /** cases per input property instead of a time budget (the model runs runs/10 sequences) */
+  runs?: number;
+  only?: string[];
+  properties?: PropertyName[];
+  /** parallel workers on a target with /__mock (default 8; always 1 elsewhere: one key, one balance) */
+  workers?: number;
+  requestTimeoutMs?: number;
+  shrinkSeconds?: number;
+  /** printable ASCII text only */
+  ascii?: boolean;
+  /** report folder; null writes none; default reports/fuzz/<timestamp> */
+  reportDir?: string | null;
+  /** where replay files of failures go; null writes none; default fuzz/corpus */
+  corpusDir?: string | null;
+  /** replay a corpus file or folder instead of fuzzing */
+  replay?: string;
+  waivers?: Waiver[];
+  /** stop after the first property that fails */
+  failFast?: boolean;
+  onProgress?: (line: string) => void;
+}
+
+export interface FuzzResult extends ReportState {}
+
+export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
+  const log = o.onProgress ?? (() => {});
+  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const timeSeconds = o.runs === undefined ? (o.timeSeconds ?? 30) : (o.timeSeconds ?? null);
+  const state = emptyReport(o, seed, timeSeconds);
+  const couldNotRun = (why: string) => finishReport(state, o, 2, why, log);
+  const contract = await loadContract();
+  const known = new Set(contract.contractOperations.map((op) => op.operationId));
+  const unknown = (o.only ?? []).filter((id) => !known.has(id));
+  if (unknown.length) return couldNotRun(`unknown operation(s) in --only: ${unknown.join(", ")}`);
+  const client = createHttpClient({ baseUrl: o.target, apiKey: o.apiKey, timeoutMs: o.requestTimeoutMs ?? 10_000 });
+  try {
+    const probe = await probeTarget(client);
+    if (!probe.ok) return couldNotRun(`the target does not answer: ${probe.reason}`);
+    const target = probe.target;
+    state.report.target = { url: target.baseUrl, version: target.version, admin: target.admin, clock: target.clock };
+    const balance = await readBalance(client, o.apiKey);
+    if (!balance.ok) return couldNotRun(`the API key is refused: ${balance.failure.message}`);
+    log(
+      `plumbline fuzz ${target.baseUrl} seed ${seed}${target.admin ? ` (mock admin API, ${target.clock} clock)` : ""}`,
+    );
+    const cases = operationCases(contract.contractOperations, { only: o.only, ascii: o.ascii });
+    const ctx: RunContext = {
+      contract,
+      client,
+      target,
+      apiKey: o.apiKey,
+      cases,
+      waivers: o.waivers ?? [],
+      progress: [],
+    };
+    if (o.replay) {
+      const code = await replayCorpus(ctx, o.replay, state, log);
+      return finishReport(state, o, code, state.report.error, log);
+    }
+
+    const wanted = (o.properties ?? ALL_PROPERTIES).filter(
+      (p) => p !== "stateful-model" || cases.some((c) => MODEL_OPERATIONS.includes(c.operationId)),
+    );
+    const shares = wanted.reduce((sum, p) => sum + SHARE[p], 0);
+    const ticker = setInterval(() => log(`  … ${ctx.progress.reduce((n, p) => n + p.cases, 0)} cases`), 2000);
+    ticker.unref();
+    let failed = false;
+    try {
+      for (const [i, property] of wanted.entries()) {
+        if (failed && o.failFast) break;
+        const plan = {
+          workers: o.workers ?? 8,
+          seed: seed + i * 1000,
+          timeMs: timeSeconds === null ? undefined : (timeSeconds * 1000 * SHARE[property]) / shares,
+          runs:
+            o.runs === undefined
+              ? undefined
+              : property === "stateful-model"
+                ? Math.max(1, Math.ceil(o.runs / 10))
+                : o.runs,
+          shrinkMs: (o.shrinkSeconds ?? 10) * 1000,
+        };
+        log(
+          `${property}: ${plan.timeMs !== undefined ? `${(plan.timeMs / 1000).toFixed(1)} s` : `${plan.runs} runs`}, seed ${plan.seed}`,
+        );
+        const corpusDir = o.corpusDir === undefined ? DEFAULT_CORPUS_DIR : o.corpusDir;
+        const report = await runPropertyStep(ctx, property, plan, corpusDir, log);
+        if (!report.passed) failed = true;
+        state.report.properties.push(report);
+      }
+    } finally {
+      clearInterval(ticker);
+    }
+    const health = await client.send({ method: "GET", path: "/health" }, null);
+    const healthy = health.ok && health.status === 200;
+    state.report.health = {
+      passed: healthy,
+      message: health.ok ? `GET /health answered ${health.status}` : health.message,
+    };
+    if (!healthy) log(`✗ health-after-run: ${state.report.health.message}`);
+    return finishReport(state, o, failed || !healthy ? 1 : 0, null, log);
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,91 @@
+// The fuzzer against the mock under a time budget (issue 6 "Quality bars": runs against the mock in npm test):
+// every property passes, the report is written, throughput is measured. Known mock issues are waived by name.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FuzzResult, runFuzz } from "../../run-fuzz.ts";
+import { MOCK_KNOWN_ISSUES } from "../mock-known-issues.ts";
+import { MOCK_KEY } from "../mock-process.ts";
+import type { SharedMock } from "./shared-mock.ts";
+
+const BUDGET_SECONDS = Number(process.env.PLUMBLINE_FUZZ_SECONDS ?? 6);
+
+export function againstMockSuite(shared: SharedMock): void {
+  let dir: string;
+  let result: FuzzResult;
+  const lines: string[] = [];
+
+  describe("plumbline fuzz against the mock", () => {
+    beforeAll(async () => {
+      const mock = shared.mock;
+      dir = mkdtempSync(join(tmpdir(), "plumbline-fuzz-"));
+      result = await runFuzz({
+        target: mock.url,
+        apiKey: MOCK_KEY,
+        seed: 20261125,
+        timeSeconds: BUDGET_SECONDS,
+        reportDir: join(dir, "report"),
+        corpusDir: join(dir, "corpus"),
+        waivers: MOCK_KNOWN_ISSUES,
+        onProgress: (l) => lines.push(l),
+      });
+    }, 120_000);
+
+    afterAll(() => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("finds nothing: every property holds and the mock is healthy after the run", () => {
+      const failures = result.report.properties.filter((p) => !p.passed).map((p) => p.failure);
+      expect(failures, lines.join("\n")).toEqual([]);
+      expect(result.exitCode).toBe(0);
+      expect(result.report.properties.map((p) => p.property)).toEqual([
+        "valid-input",
+        "invalid-input",
+        "stateful-model",
+      ]);
+      expect(result.report.health?.passed).toBe(true);
+    });
+
+    it("exercises every operation, success and rejection alike, and the model's commands", () => {
+      const [valid, invalid, model] = result.report.properties;
+      for (const op of [
+        "search",
+        "news",
+        "crawl",
+        "screenshot",
+        "sitemap",
+        "trending",
+        "extract",
+        "deepcrawl",
+        "usage",
+      ]) {
+        expect(valid.byOperation[op], op).toBeGreaterThan(0);
+        expect(invalid.byOperation[op], op).toBeGreaterThan(0);
+      }
+      expect(Object.keys(invalid.byStatus).sort()).toEqual(["400", "422"]);
+      expect(model.commands).toBeGreaterThan(10);
+    });
+
+    it("measures and reports its throughput", () => {
+      const { totals } = result.report;
+      console.log(
+        `fuzz against the mock: ${totals.cases} cases in ${totals.seconds.toFixed(1)} s = ${totals.casesPerSecond.toFixed(0)} cases/s`,
+      );
+      expect(totals.cases).toBeGreaterThan(100);
+      expect(lines.some((l) => /cases\/s/.test(l))).toBe(true);
+    });
+
+    it("writes fuzz.json and a self-contained report.html", () => {
+      expect(result.files).not.toBeNull();
+      const files = result.files as { json: string; html: string };
+      const json = JSON.parse(readFileSync(files.json, "utf8"));
+      expect(json).toMatchObject({ tool: "plumbline fuzz", seed: 20261125, exitCode: 0 });
+      const html = readFileSync(files.html, "utf8");
+      expect(html).toContain("plumbline fuzz: nothing found");
+      expect(html).not.toMatch(/<script|<link /);
+      expect(existsSync(join(dir, "corpus"))).toBe(false);
+    });
+  });
+}
