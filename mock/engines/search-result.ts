@@ -69,7 +69,8 @@ function hitPath(rng: Rng, kind: SearchKind, words: readonly string[], host: str
   if (host === "stackoverflow.com") return `/questions/${rng.int(1e6, 8e7)}/${s}`;
   if (host === "arxiv.org")
     return `/abs/${rng.int(19, 26)}${String(rng.int(1, 12)).padStart(2, "0")}.${rng.int(10000, 99999)}`;
-  if (host.endsWith("reddit.com")) return `/r/${encodeURIComponent(words[0])}/comments/${rng.int(1e6, 9e6).toString(36)}/${s}`;
+  if (host.endsWith("reddit.com"))
+    return `/r/${encodeURIComponent(words[0])}/comments/${rng.int(1e6, 9e6).toString(36)}/${s}`;
   return `/${rng.pick(["blog", "guides", "articles", "docs", "learn"])}/${s}${n > 0 ? `-${n + 1}` : ""}`;
 }
 

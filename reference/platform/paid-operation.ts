@@ -41,7 +41,8 @@ function semanticError(contract: Contract, op: OperationSpec, body: unknown): Re
 export function createPaidHandler(
   o: PlatformOptions,
   executors: Record<string, Executor>,
-  onBug: (err: unknown, requestId: string) => void = (err, requestId) => console.error(`${requestId}: engine error`, err),
+  onBug: (err: unknown, requestId: string) => void = (err, requestId) =>
+    console.error(`${requestId}: engine error`, err),
 ) {
   const { contract, accounts } = o;
   const currency = priceCurrency(contract);
