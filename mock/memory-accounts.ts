@@ -34,7 +34,12 @@ interface Row extends Account {
   key: string;
   balance: number;
   revoked: boolean;
+  /** every credit ever charged, kept apart from the bounded ledger below */
+  charged: number;
 }
+
+/** Ledger entries kept in memory: a long-running mock under load must not grow without bound. */
+const LEDGER_CAPACITY = 10_000;
 
 export interface MemoryAccounts extends AccountStore {
   create(input: MockAccountInput): MockAccountView;
@@ -59,7 +64,7 @@ export function createMemoryAccounts(now: () => number): MemoryAccounts {
     userId: r.userId,
     clientId: r.clientId,
     revoked: r.revoked,
-    charged: ledger.filter((e) => e.accountId === r.id).reduce((s, e) => s + e.credits, 0),
+    charged: r.charged,
   });
 
   return {
@@ -82,7 +87,10 @@ export function createMemoryAccounts(now: () => number): MemoryAccounts {
       const r = byId.get(hold.accountId);
       if (!r || hold.credits === 0) return;
       const { accountId, operationId, requestId, credits } = hold;
+      r.charged += credits;
       ledger.push({ accountId, operationId, requestId, credits, balanceAfter: r.balance, at: now() });
+      // drop the oldest half at once: amortised O(1) per entry, unlike a shift per push
+      if (ledger.length > LEDGER_CAPACITY) ledger = ledger.slice(ledger.length - LEDGER_CAPACITY / 2);
     },
     async release(hold) {
       const r = byId.get(hold.accountId);
@@ -99,6 +107,7 @@ export function createMemoryAccounts(now: () => number): MemoryAccounts {
         userId: input.userId === undefined ? `usr_${id.slice(5)}` : input.userId,
         clientId: input.clientId ?? (input.credentialType === "oauth" ? `client_${id.slice(5)}` : null),
         revoked: false,
+        charged: 0,
       };
       byKey.set(row.key, row);
       byId.set(row.id, row);

@@ -22,14 +22,15 @@ export const authPlugin = fp<
     app.decorateRequest("account", null);
     const currency = priceCurrency(o.contract);
 
-    app.addHook("onRequest", async (req, reply) => {
+    // a callback hook: the common paths (public routes, a known key) allocate no promise of their own
+    app.addHook("onRequest", (req, reply, done) => {
       const id = req.routeOptions.config.operationId;
       const op = id ? o.contract.operation(id) : null;
       req.operation = op;
-      if (!op || op.auth === "none") return;
+      if (!op || op.auth === "none") return done();
       const credential = bearerCredential(req.headers.authorization);
       if (credential === null) {
-        if (op.auth === "optional") return;
+        if (op.auth === "optional") return done();
         const baseUrl = baseUrlOf(req, o.publicUrl);
         if (op.pricing) {
           const { error, headers } = paymentChallenge("PLB_PAYMENT_REQUIRED", undefined, {
@@ -40,22 +41,24 @@ export const authPlugin = fp<
             recipient: o.paymentRecipient ?? "plumbline",
             nowMs: o.clock.now(),
           });
-          return sendError(reply, error, headers);
+          sendError(reply, error, headers);
+          return;
         }
-        return sendError(reply, serializeError("PLB_MISSING_CREDENTIAL"), {
-          "www-authenticate": bearerChallenge(baseUrl),
-        });
-      }
-      const account = credential ? await o.accounts.authenticate(credential) : null;
-      if (account) {
-        req.account = account;
+        sendError(reply, serializeError("PLB_MISSING_CREDENTIAL"), { "www-authenticate": bearerChallenge(baseUrl) });
         return;
       }
-      // D-status-auth: the task id is the capability; a bad credential is not refused on status polling
-      if (op.auth === "optional") return;
-      return sendError(reply, serializeError("PLB_INVALID_TOKEN"), {
-        "www-authenticate": bearerChallenge(baseUrlOf(req, o.publicUrl), "invalid_token"),
-      });
+      const lookup = credential ? o.accounts.authenticate(credential) : Promise.resolve(null);
+      lookup.then((account) => {
+        if (account) {
+          req.account = account;
+          return done();
+        }
+        // D-status-auth: the task id is the capability; a bad credential is not refused on status polling
+        if (op.auth === "optional") return done();
+        sendError(reply, serializeError("PLB_INVALID_TOKEN"), {
+          "www-authenticate": bearerChallenge(baseUrlOf(req, o.publicUrl), "invalid_token"),
+        });
+      }, done);
     });
   },
   { name: "plumbline-auth", dependencies: ["plumbline-error-handling"] },
