@@ -1,21 +1,16 @@
 // The HTML report as a person uses it (issue 4): it renders in headless Chromium, lists the failures with a curl
 // command, and its status filters and search box work. Chromium is Debian's (browsers cannot be downloaded here).
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchHeadlessChromium } from "../../test-support/headless-chromium.ts";
 import { runConformance } from "../index.ts";
 import { REPORT_FILES } from "../report/write-reports.ts";
 import { type RunningProxy, startFaultProxy } from "./fault-proxy.ts";
 import { type MockProcess, startMockProcess } from "./mock-process.ts";
-
-function chromiumPath(): string {
-  if (process.env.PLUMBLINE_CHROMIUM) return process.env.PLUMBLINE_CHROMIUM;
-  return execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
-}
 
 let mock: MockProcess;
 let proxy: RunningProxy;
@@ -35,19 +30,7 @@ beforeAll(async () => {
     reportDir: dir,
   });
   expect(result.summary.failed).toBeGreaterThan(0);
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-    // Playwright gives every launch a fresh temporary profile (it refuses --user-data-dir with launch())
-  });
+  browser = await launchHeadlessChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,37 +1,20 @@
 // The HTML report as a person sees it: opened from disk in headless Chromium (Debian's; browsers cannot be
 // downloaded here), it shows its charts, each drawn with data, and loads nothing from anywhere.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchHeadlessChromium } from "../../test-support/headless-chromium.ts";
 import { writeLoadReport } from "../report/write-report.ts";
 import { sampleReport } from "./sample-report.ts";
-
-function chromiumPath(): string {
-  if (process.env.PLUMBLINE_CHROMIUM) return process.env.PLUMBLINE_CHROMIUM;
-  return execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
-}
 
 const dir = mkdtempSync(join(tmpdir(), "plb-load-html-"));
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-    // launch() gives every browser a fresh temporary profile
-  });
+  browser = await launchHeadlessChromium();
 }, 60_000);
 
 afterAll(async () => {
