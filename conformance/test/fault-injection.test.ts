@@ -1,9 +1,9 @@
 // The suite bites: each variant breaks one behaviour of a correct target (the mock) through a proxy, and the run
 // must fail with the check that owns that behaviour.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MockProcess, startMockProcess } from "../../test-support/mock-process.ts";
 import { runConformance } from "../index.ts";
 import { type Fault, jsonOf, type ProxiedRequest, startFaultProxy, withJson } from "./fault-proxy.ts";
-import { type MockProcess, startMockProcess } from "./mock-process.ts";
 
 type Json = Record<string, unknown>;
 const isBatch = (req: ProxiedRequest) => req.body.length > 0 && req.body.toString().trimStart().startsWith("[");

@@ -7,10 +7,10 @@ import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchHeadlessChromium } from "../../test-support/headless-chromium.ts";
+import { type MockProcess, startMockProcess } from "../../test-support/mock-process.ts";
 import { runConformance } from "../index.ts";
 import { REPORT_FILES } from "../report/write-reports.ts";
 import { type RunningProxy, startFaultProxy } from "./fault-proxy.ts";
-import { type MockProcess, startMockProcess } from "./mock-process.ts";
 
 let mock: MockProcess;
 let proxy: RunningProxy;

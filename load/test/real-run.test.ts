@@ -6,19 +6,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MockProcess, startMockProcess } from "../../test-support/mock-process.ts";
 import { progressLine, renderSummary } from "../render-summary.ts";
 import { runLoad } from "../run-load.ts";
 import type { ProgressSample } from "../sample-recorder.ts";
 import { readScenario } from "../scenario-file.ts";
 import type { LoadReport } from "../types.ts";
-import { type MockChild, startMockChild } from "./mock-child.ts";
 
 const LENIENT = fileURLToPath(new URL("./fixtures/lenient.json", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "plb-load-run-"));
-let mock: MockChild;
+let mock: MockProcess;
 
 beforeAll(async () => {
-  mock = await startMockChild(["--key", "LK:1000000000", "--rate-limit", "0", "--deepcrawl-steps", "0,0,150"]);
+  mock = await startMockProcess(["--key", "LK:1000000000", "--rate-limit", "0", "--deepcrawl-steps", "0,0,150"]);
 });
 afterAll(async () => {
   await mock?.stop();

@@ -2,9 +2,9 @@
 // before sending anything.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { BIN } from "../../test-support/mock-process.ts";
 import { runLoad } from "../run-load.ts";
 import { checkTarget, isLoopbackHost } from "../target-guard.ts";
-import { BIN } from "./mock-child.ts";
 
 describe("isLoopbackHost", () => {
   it.each(["127.0.0.1", "127.1.2.3", "localhost", "api.localhost", "[::1]", "::1", "::ffff:127.0.0.1"])(

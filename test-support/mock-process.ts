@@ -1,9 +1,9 @@
-// Starts the mock through the CLI as a child process on port 0 and reads its URL from the first line it prints,
-// as a CI job would; `stop()` ends that one process.
+// Starts the mock through the CLI as a child process on port 0 and reads its URL from the line it prints, as a CI
+// job would (the client folders never import the mock); `stop()` ends that one process. Test glue only.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-export const BIN = fileURLToPath(new URL("../../bin/plumbline.js", import.meta.url));
+export const BIN = fileURLToPath(new URL("../bin/plumbline.js", import.meta.url));
 
 export interface MockProcess {
   url: string;
