@@ -1,44 +1,18 @@
 // The suite against `prism mock spec/openapi.yaml` (issue 4): Prism validates and answers examples but keeps no
 // state, and the suite must say so: billing, batch and deepcrawl checks fail while Prism's stateless answers pass
 // the schema checks.
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningPrism, startPrism } from "../../test-support/prism.ts";
 import { runConformance } from "../index.ts";
 import type { ConformanceResult } from "../types.ts";
 
-const PRISM = fileURLToPath(new URL("../../node_modules/.bin/prism", import.meta.url));
-const SPEC = fileURLToPath(new URL("../../spec/openapi.yaml", import.meta.url));
-let prism: ChildProcess;
+let prism: RunningPrism;
 let result: ConformanceResult;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  prism = spawn(PRISM, ["mock", SPEC, "-p", String(port), "-h", "127.0.0.1"], { stdio: ["ignore", "pipe", "pipe"] });
-  await new Promise<void>((resolve, reject) => {
-    let log = "";
-    const timer = setTimeout(() => reject(new Error(`prism did not start:\n${log}`)), 60_000);
-    prism.stdout?.on("data", (d) => {
-      log += d;
-      if (log.includes("Prism is listening")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    prism.on("exit", (code) => reject(new Error(`prism exited with ${code}:\n${log}`)));
-  });
+  prism = await startPrism();
   result = await runConformance({
-    target: `http://127.0.0.1:${port}`,
+    target: prism.url,
     apiKey: "any-key",
     only: [
       "billing-price-per-operation",
@@ -55,7 +29,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => {
-  prism?.kill("SIGTERM");
+  prism?.stop();
 });
 
 describe("the suite against Prism's stateless mock", () => {

@@ -1,52 +1,20 @@
 // An independent judge: the mock's traffic through `prism proxy --errors`, which answers with a VIOLATIONS error
 // whenever a response breaks spec/openapi.yaml (issue 3 quality bar).
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningPrism, startPrism } from "../../test-support/prism.ts";
 import { BROKE, KEY, useMock } from "./harness.ts";
 
 const h = useMock({ clock: "manual", deepcrawlSteps: { queuedMs: 0, waitingMs: 0, processingMs: 0 } });
-const PRISM = fileURLToPath(new URL("../../node_modules/.bin/prism", import.meta.url));
-const SPEC = fileURLToPath(new URL("../../spec/openapi.yaml", import.meta.url));
-
-let prism: ChildProcess;
+let prism: RunningPrism;
 let prismUrl = "";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  prismUrl = `http://127.0.0.1:${port}`;
-  prism = spawn(PRISM, ["proxy", SPEC, h.mock.url, "--errors", "-p", String(port), "-h", "127.0.0.1"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let log = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`prism did not start:\n${log}`)), 60_000);
-    prism.stdout?.on("data", (d) => {
-      log += d;
-      if (log.includes("Prism is listening")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    prism.stderr?.on("data", (d) => {
-      log += d;
-    });
-    prism.on("exit", (code) => reject(new Error(`prism exited with ${code}:\n${log}`)));
-  });
+  prism = await startPrism(h.mock.url, ["--errors"]);
+  prismUrl = prism.url;
 }, 70_000);
 
 afterAll(() => {
-  prism?.kill("SIGTERM");
+  prism?.stop();
 });
 
 async function through(method: string, path: string, body?: unknown, key: string = KEY, prefer?: string) {
