@@ -12,24 +12,27 @@ export function memoizeEngines(engines: Engines, max = 2000): Engines & { cacheS
   const cache = new LRUCache<string, EngineResult<unknown>>({ max });
   const memo =
     <A>(operationId: string, run: (args: A, ctx: EngineContext) => Promise<EngineResult<unknown>>) =>
-    async (args: A, ctx: EngineContext): Promise<EngineResult<unknown>> => {
+    (args: A, ctx: EngineContext): Promise<EngineResult<unknown>> => {
       // the request as parsed, not canonicalised: a request with its fields in another order is only a cache
       // miss (generation itself is canonical), and plain JSON.stringify is several times cheaper
-      const key = JSON.stringify([operationId, ctx.seed, ctx.variability, args]);
+      const key = `${operationId}\u0000${ctx.seed}\u0000${ctx.variability}\u0000${JSON.stringify(args)}`;
       const hit = cache.get(key);
-      if (hit) return hit;
-      const result = await run(args, ctx);
-      // frozen, so a caller that changed a shared answer would throw instead of corrupting the next one
-      if (result.ok) {
-        if (result.value !== null && typeof result.value === "object") {
-          Object.defineProperty(result.value, PRESERIALIZED, {
-            value: JSON.stringify(result.value),
-            enumerable: false,
-          });
+      // not an async function: a hit is the hot path under load, and costs one settled promise
+      if (hit) return Promise.resolve(hit);
+      return run(args, ctx).then((result) => {
+        // frozen, so a caller that changed a shared answer would throw instead of corrupting the next one; the
+        // bytes are kept beside it, so a hit is neither serialized nor UTF-8 encoded again
+        if (result.ok) {
+          if (result.value !== null && typeof result.value === "object") {
+            Object.defineProperty(result.value, PRESERIALIZED, {
+              value: Buffer.from(JSON.stringify(result.value)),
+              enumerable: false,
+            });
+          }
+          cache.set(key, deepFreeze(result));
         }
-        cache.set(key, deepFreeze(result));
-      }
-      return result;
+        return result;
+      });
     };
   const out = { ...engines, cacheSize: () => cache.size } as Engines & { cacheSize(): number };
   for (const op of PURE) (out as unknown as Record<string, unknown>)[op] = memo(op, engines[op] as never);

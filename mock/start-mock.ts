@@ -10,7 +10,7 @@ import type { MockAccountInput } from "./memory-accounts.ts";
 import { createMockState, type MockAdmin } from "./mock-state.ts";
 import { steerEngines } from "./steered-engines.ts";
 import { codeForStatus } from "./steered-response.ts";
-import { installSteering, preferencesOf } from "./steering-plugin.ts";
+import { installSteering, NO_PREFERENCES, preferencesOf } from "./steering-plugin.ts";
 import type { ClockMode } from "./virtual-clock.ts";
 
 export const DEMO_KEY = "plumbline-demo-key";
@@ -58,6 +58,7 @@ export async function buildMock(options: MockOptions = {}) {
   });
   const synthetic = createSyntheticEngines({ contract, now: () => new Date(state.clock.now()) });
   const engines = steerEngines(contract, memoizeEngines(synthetic));
+  const plain = Object.freeze({ seed, variability: options.variability ?? "normal" });
   const variabilityOf = (req: Parameters<typeof preferencesOf>[0]) =>
     preferencesOf(req).variability ?? options.variability ?? "normal";
 
@@ -72,6 +73,7 @@ export async function buildMock(options: MockOptions = {}) {
     logger: options.logger ?? false,
     engineContext: (req) => {
       const p = preferencesOf(req);
+      if (p === NO_PREFERENCES) return plain; // the common case: nothing steered, nothing to allocate
       // steered-engines.ts reads example/dynamic, deepcrawl-simulator.ts reads deepcrawl (Prefer)
       return {
         seed: p.seed ?? seed,

@@ -23,28 +23,36 @@ function responseMedia(contract: Contract, operationId: string): Obj | null {
 export function steerEngines(contract: Contract, engines: Engines): Engines {
   const wrap =
     <A, T>(operationId: string, run: (args: A, ctx: EngineContext) => Promise<EngineResult<T>>) =>
-    async (args: A, ctx: SteeringContext): Promise<EngineResult<T>> => {
-      const media = ctx.example || ctx.dynamic ? responseMedia(contract, operationId) : null;
-      if (media && ctx.example) {
-        const example = ((media.examples ?? {}) as Obj)[ctx.example] as Obj | undefined;
-        if (!example) {
-          const names = Object.keys((media.examples ?? {}) as Obj).join(", ");
-          return {
-            ok: false,
-            code: "PLB_BAD_VALUE",
-            message: `No example "${ctx.example}" for ${operationId} (known: ${names})`,
-          };
-        }
-        return { ok: true, value: structuredClone(example.value) as T };
+    (args: A, ctx: SteeringContext): Promise<EngineResult<T>> =>
+      // nothing steered (the hot path): straight through, without a promise of its own
+      ctx.example || ctx.dynamic ? steered(operationId, run, args, ctx) : run(args, ctx);
+  const steered = async <A, T>(
+    operationId: string,
+    run: (args: A, ctx: EngineContext) => Promise<EngineResult<T>>,
+    args: A,
+    ctx: SteeringContext,
+  ): Promise<EngineResult<T>> => {
+    const media = responseMedia(contract, operationId);
+    if (media && ctx.example) {
+      const example = ((media.examples ?? {}) as Obj)[ctx.example] as Obj | undefined;
+      if (!example) {
+        const names = Object.keys((media.examples ?? {}) as Obj).join(", ");
+        return {
+          ok: false,
+          code: "PLB_BAD_VALUE",
+          message: `No example "${ctx.example}" for ${operationId} (known: ${names})`,
+        };
       }
-      if (media && ctx.dynamic) {
-        const url = (args as { url?: string }).url ?? "https://example.com/";
-        const facts = { url, title: "Example", site: new URL(url).hostname, words: ["example"] };
-        const rng = createRng(ctx.seed, "dynamic", operationId, args);
-        return { ok: true, value: generateValue(media.schema, { rng, facts, variability: ctx.variability }) as T };
-      }
-      return run(args, ctx);
-    };
+      return { ok: true, value: structuredClone(example.value) as T };
+    }
+    if (media && ctx.dynamic) {
+      const url = (args as { url?: string }).url ?? "https://example.com/";
+      const facts = { url, title: "Example", site: new URL(url).hostname, words: ["example"] };
+      const rng = createRng(ctx.seed, "dynamic", operationId, args);
+      return { ok: true, value: generateValue(media.schema, { rng, facts, variability: ctx.variability }) as T };
+    }
+    return run(args, ctx);
+  };
   return {
     search: wrap("search", engines.search),
     news: wrap("news", engines.news),

@@ -8,22 +8,29 @@ import type { MockState } from "./mock-state.ts";
 import { MAX_LATENCY_MS, type Preferences, parsePrefer } from "./prefer.ts";
 import { steeredError } from "./steered-response.ts";
 
-const preferences = new WeakMap<FastifyRequest, Preferences>();
-
-/** The Prefer header of a request, parsed once. */
-export function preferencesOf(req: FastifyRequest): Preferences {
-  let p = preferences.get(req);
-  if (!p) {
-    p = parsePrefer(req.headers.prefer);
-    preferences.set(req, p);
+declare module "fastify" {
+  interface FastifyRequest {
+    /** the parsed Prefer header (null until first read) */
+    preferences: Preferences | null;
   }
-  return p;
+}
+
+/** What a request without a Prefer header prefers: nothing. Shared and frozen, so no request pays for its own. */
+export const NO_PREFERENCES: Readonly<Preferences> = Object.freeze({});
+
+/** The Prefer header of a request, parsed once (and not at all when there is none: the common case under load). */
+export function preferencesOf(req: FastifyRequest): Preferences {
+  if (req.preferences) return req.preferences;
+  const header = req.headers.prefer;
+  req.preferences = header === undefined ? NO_PREFERENCES : parsePrefer(header);
+  return req.preferences;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function installSteering(app: FastifyInstance, contract: Contract, state: MockState, seed: number) {
   let counter = 0;
+  app.decorateRequest("preferences", null);
   app.addHook("onRequest", (req, reply, done) => {
     // the common case (no Prefer header, no fault rule) stays synchronous: no promise per request
     if (req.headers.prefer === undefined && state.faults.size() === 0) return done();

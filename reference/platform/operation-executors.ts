@@ -8,8 +8,8 @@ export interface Produced {
   status: number;
   contentType: string;
   payload: unknown;
-  /** the payload's JSON text, when an engine attached it (PRESERIALIZED); sent as is by a single call */
-  serialized?: string;
+  /** the payload's JSON as UTF-8 bytes, when an engine attached it (PRESERIALIZED); sent as is by a single call */
+  serialized?: Buffer;
 }
 
 export interface ExecutionContext {
@@ -20,7 +20,7 @@ export interface ExecutionContext {
 export type Executor = (body: unknown, ctx: ExecutionContext) => Promise<EngineResult<Produced>>;
 
 /**
- * An engine may attach the JSON text of an answer it serves again and again (the mock's memoized answers) under
+ * An engine may attach the JSON bytes of an answer it serves again and again (the mock's memoized answers) under
  * this symbol; the platform then sends that text instead of serializing the object on every request.
  */
 export const PRESERIALIZED = Symbol.for("plumbline.preserialized");
@@ -31,7 +31,7 @@ const json =
     status,
     contentType: "application/json; charset=utf-8",
     payload: value,
-    serialized: (value as { [PRESERIALIZED]?: string } | null)?.[PRESERIALIZED],
+    serialized: (value as { [PRESERIALIZED]?: Buffer } | null)?.[PRESERIALIZED],
   });
 
 async function map<T>(pending: Promise<EngineResult<T>>, to: (value: T) => Produced): Promise<EngineResult<Produced>> {
