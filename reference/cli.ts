@@ -11,7 +11,7 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
   --data-dir DIR          SQLite database in DIR/plumbline.db (default ./data): zero set-up
-  --database-url URL      postgres://… for several instances sharing accounts and credits
+  --database-url URL      postgres://… for several instances sharing accounts, credits and rate limits
   --key KEY:CREDITS       seed an account with this key at start (repeatable; tests and demos)
   --allow-private-network let targets on loopback and private addresses be fetched (test fixture sites);
                           without it they are refused after DNS resolution and on every redirect

@@ -6,9 +6,10 @@ import { createBrowserRenderer, createCrawlEngine, createHttpClient, createSitem
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
-import { createMemoryRateLimitStore, realClock } from "./platform/stores.ts";
+import { realClock } from "./platform/stores.ts";
 import { openDatabase } from "./store/open-database.ts";
 import { createSqlAccounts, type SqlAccounts } from "./store/sql-accounts.ts";
+import { createSqlRateLimitStore } from "./store/sql-rate-limits.ts";
 import { unimplementedDeepcrawl, unimplementedEngines } from "./unimplemented-engines.ts";
 
 export interface ReferenceOptions {
@@ -56,8 +57,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   const app = await createPlatform({
     contract,
     accounts,
-    // per instance; several instances behind one balancer share the SQL ledger but not these windows
-    rateLimitStore: createMemoryRateLimitStore(),
+    // in the database: several instances behind one balancer count an account's requests together
+    rateLimitStore: createSqlRateLimitStore(opened.db),
     clock: realClock,
     engines: { ...unimplementedEngines, ...engines, ...o.engines },
     deepcrawl: o.deepcrawl ?? unimplementedDeepcrawl,

@@ -1,5 +1,5 @@
-// The reference's tables (issue 5 "Platform"): accounts with a balance, hashed API keys, and an append-only
-// credit ledger. One Kysely schema serves SQLite and PostgreSQL, so the SQL is written once.
+// The reference's tables (issue 5 "Platform"): accounts with a balance, hashed API keys, an append-only credit
+// ledger, and the rate-limit windows. One Kysely schema serves SQLite and PostgreSQL, so the SQL is written once.
 import { type ColumnType, type Generated, type Kysely, sql } from "kysely";
 
 export interface AccountsTable {
@@ -33,10 +33,19 @@ export interface LedgerTable {
   at: ColumnType<string, string, never>;
 }
 
+/** One fixed rate-limit window per key (an account, or an account and operation), shared by every instance. */
+export interface RateLimitWindowsTable {
+  key: string;
+  /** epoch ms of the window's start; bigint, so PostgreSQL hands it back as a string */
+  window_start: ColumnType<number, number, number>;
+  count: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   ledger: LedgerTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 export type Dialect = "sqlite" | "postgres";
@@ -75,6 +84,13 @@ export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<v
     .addColumn("credits", "integer", (c) => c.notNull())
     .addColumn("balance_after", "integer", (c) => c.notNull())
     .addColumn("at", "varchar(32)", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable("rate_limit_windows")
+    .ifNotExists()
+    .addColumn("key", "varchar(200)", (c) => c.primaryKey())
+    .addColumn("window_start", "bigint", (c) => c.notNull())
+    .addColumn("count", "integer", (c) => c.notNull())
     .execute();
 }
 

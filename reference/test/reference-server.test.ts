@@ -74,10 +74,39 @@ describe("the reference platform over SQLite", () => {
     expect((await call("/usage", rotated)).body.usage).toBe(10);
     await cli("revoke", rotated);
     expect((await call("/usage", rotated)).status).toBe(401);
-  }, 30_000);
+  }, 90_000); // six CLI processes, each loading the sources through tsx
 
   it("refuses bad keys-command arguments with exit code 2", async () => {
     await expect(cli("credit", "plb_nothing", "x")).rejects.toMatchObject({ code: 2 });
     await expect(cli("frobnicate")).rejects.toMatchObject({ code: 2 });
   }, 20_000);
+});
+
+describe("several instances over one database", () => {
+  it("count an account's requests together against its rate limit", async () => {
+    const shared = mkdtempSync(join(tmpdir(), "plumbline-ref-pair-"));
+    const options = {
+      port: 0,
+      dataDir: shared,
+      keys: [{ key: "pair-key", credits: 5 }],
+      rateLimits: { perAccount: 3 },
+    };
+    const one = await startReference(options);
+    const two = await startReference(options);
+    try {
+      const usage = (r: RunningReference) => fetch(`${r.url}/usage`, { headers: { authorization: "Bearer pair-key" } });
+      expect((await usage(one)).status).toBe(200);
+      expect((await usage(two)).status).toBe(200);
+      const third = await usage(one);
+      expect(third.status).toBe(200);
+      expect(third.headers.get("ratelimit")).toMatch(/;r=0;/);
+      const refused = await usage(two);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await one.close();
+      await two.close();
+      rmSync(shared, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
