@@ -6,7 +6,7 @@ import { createSqlAccounts } from "./store/sql-accounts.ts";
 
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
-                           [--rate-limit N] [--log]
+                           [--user-agent UA] [--rate-limit N] [--log]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -16,6 +16,8 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --allow-private-network let targets on loopback and private addresses be fetched (test fixture sites);
                           without it they are refused after DNS resolution and on every redirect
   --chromium PATH         Chromium for the crawl's browser fallback (default $PLUMBLINE_CHROMIUM, /usr/bin/chromium)
+  --user-agent UA         User-Agent of outbound requests; name your contact page, e.g.
+                          "examplebot/1.0 (+https://example.com/bot)" (default plumbline-reference/VERSION)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
 Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
@@ -103,6 +105,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       key: { type: "string", multiple: true },
       "allow-private-network": { type: "boolean", default: false },
       chromium: { type: "string" },
+      "user-agent": { type: "string" },
       "rate-limit": { type: "string" },
       log: { type: "boolean", default: false },
     },
@@ -117,6 +120,9 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const perAccount = values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]);
   if (perAccount !== undefined && (!Number.isInteger(perAccount) || perAccount < 0))
     throw new Error("--rate-limit takes a whole number >= 0");
+  const userAgent = values["user-agent"];
+  if (userAgent !== undefined && !/^[\x20-\x7e]{1,256}$/.test(userAgent))
+    throw new Error("--user-agent takes 1..256 printable ASCII characters");
   const ref = await startReference({
     host: values.host,
     port,
@@ -125,6 +131,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     keys: (values.key ?? []).map(parseKey),
     allowPrivateNetwork: values["allow-private-network"],
     chromiumPath: values.chromium,
+    userAgent,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     logger: values.log,
   });

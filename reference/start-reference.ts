@@ -23,6 +23,8 @@ export interface ReferenceOptions {
   allowPrivateNetwork?: boolean;
   /** Chromium for the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
   chromiumPath?: string;
+  /** the User-Agent of outbound requests; a deployment names its own contact page here */
+  userAgent?: string;
   rateLimits?: Partial<RateLimitPolicy>;
   logger?: boolean;
   contract?: Contract;
@@ -48,7 +50,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     if (!(await accounts.authenticate(k.key))) await accounts.createAccount(k);
   }
   // one outbound client for the whole reference, with the SSRF guard (issue 5 "POST /crawl")
-  const http = createHttpClient({ allowPrivateNetwork: o.allowPrivateNetwork });
+  const http = createHttpClient({ allowPrivateNetwork: o.allowPrivateNetwork, userAgent: o.userAgent });
   const renderer = createBrowserRenderer({ http, executablePath: o.chromiumPath });
   const engines: Partial<Engines> = {
     crawl: createCrawlEngine({ http, renderer, clock: realClock }),

@@ -95,7 +95,13 @@ describe("http client: SSRF guard", () => {
   it("fetches loopback with allowPrivateNetwork, sending the descriptive User-Agent", async () => {
     const r = await withClient({ allowPrivateNetwork: true }, (c) => c.fetch(`${site.url}/hello`));
     expect(r.ok && r.value.status).toBe(200);
-    expect(userAgents.at(-1)).toMatch(/^plumbline-reference\/\d+\.\d+\.\d+ \(\+https:\/\/.+\)$/);
+    expect(userAgents.at(-1)).toMatch(/^plumbline-reference\/\d+\.\d+\.\d+( \(\+https?:\/\/.+\))?$/);
+  });
+
+  it("sends the User-Agent a deployment names instead", async () => {
+    const userAgent = "examplebot/1.0 (+https://example.com/bot)";
+    await withClient({ allowPrivateNetwork: true, userAgent }, (c) => c.fetch(`${site.url}/hello`));
+    expect(userAgents.at(-1)).toBe(userAgent);
   });
 });
 
