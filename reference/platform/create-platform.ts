@@ -45,5 +45,13 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
   }
   accountRoutes(app, o);
   discoveryRoutes(app, o);
+  app.addHook("preClose", (done) => {
+    // Graceful shutdown: Node closes the connections that are idle when close() is called; one busy with a call
+    // then would, once answered, stay open idle for the keep-alive timeout (72 s) and hold the exit back
+    const timer = setInterval(() => app.server.closeIdleConnections(), 100);
+    timer.unref();
+    app.server.once("close", () => clearInterval(timer));
+    done();
+  });
   return app;
 }
