@@ -1,29 +1,37 @@
 // `plumbline <command>`: one dispatcher; each command lives in its own part and is also a typed API (index.ts).
-import { CONFORM_HELP, conformCommand } from "../conformance/cli.ts";
-import { FUZZ_HELP, fuzzCommand } from "../fuzz/cli.ts";
-import { BENCH_HELP, benchCommand } from "../load/bench/cli.ts";
-import { LOAD_HELP, loadCommand } from "../load/cli.ts";
-import { MOCK_HELP, mockCommand } from "../mock/cli.ts";
-import { REFERENCE_HELP, referenceCommand } from "../reference/cli.ts";
-import { SPEC_HELP, specCommand } from "../spec/cli.ts";
-
-type Command = { summary: string; help: string; run: (argv: string[]) => Promise<number> };
+// Each command's module is imported only when that command runs: the parts pull in very different dependencies
+// (SQLite and PostgreSQL drivers, Chromium drivers, image codecs, autocannon), and loading all of them through
+// tsx made every start, even `--help`, take seconds.
+type Command = { summary: string; run: (argv: string[]) => Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
-  bench: { summary: "benchmark the mock against Prism and a bare Fastify route", help: BENCH_HELP, run: benchCommand },
-  conform: { summary: "run the conformance suite against a target", help: CONFORM_HELP, run: conformCommand },
-  fuzz: { summary: "property-based fuzzing of a target from the spec", help: FUZZ_HELP, run: fuzzCommand },
-  load: { summary: "load a target with a scenario and judge it by thresholds", help: LOAD_HELP, run: loadCommand },
-  mock: { summary: "run the stateful mock of the API (npm start)", help: MOCK_HELP, run: mockCommand },
+  bench: {
+    summary: "benchmark the mock against Prism and a bare Fastify route",
+    run: async (argv) => (await import("../load/bench/cli.ts")).benchCommand(argv),
+  },
+  conform: {
+    summary: "run the conformance suite against a target",
+    run: async (argv) => (await import("../conformance/cli.ts")).conformCommand(argv),
+  },
+  fuzz: {
+    summary: "property-based fuzzing of a target from the spec",
+    run: async (argv) => (await import("../fuzz/cli.ts")).fuzzCommand(argv),
+  },
+  load: {
+    summary: "load a target with a scenario and judge it by thresholds",
+    run: async (argv) => (await import("../load/cli.ts")).loadCommand(argv),
+  },
+  mock: {
+    summary: "run the stateful mock of the API (npm start)",
+    run: async (argv) => (await import("../mock/cli.ts")).mockCommand(argv),
+  },
   reference: {
     summary: "run the reference implementation (SQL accounts, real engines); `reference keys` administers keys",
-    help: REFERENCE_HELP,
-    run: referenceCommand,
+    run: async (argv) => (await import("../reference/cli.ts")).referenceCommand(argv),
   },
   spec: {
     summary: "validate, summarise, lint and regenerate from spec/openapi.yaml",
-    help: SPEC_HELP,
-    run: specCommand,
+    run: async (argv) => (await import("../spec/cli.ts")).specCommand(argv),
   },
 };
 

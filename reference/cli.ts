@@ -1,8 +1,5 @@
 // `plumbline reference`: the reference implementation, and `plumbline reference keys …` to administer accounts.
 import { parseArgs } from "node:util";
-import { startReference } from "./start-reference.ts";
-import { openDatabase } from "./store/open-database.ts";
-import { createSqlAccounts } from "./store/sql-accounts.ts";
 
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
@@ -45,6 +42,9 @@ async function keysCommand(argv: string[]): Promise<number> {
     options: { ...common, credits: { type: "string" }, oauth: { type: "boolean", default: false } },
   });
   const [action, target, amount] = positionals;
+  // imported here, not at the top: `--help` and bad arguments answer without loading the database drivers
+  const { openDatabase } = await import("./store/open-database.ts");
+  const { createSqlAccounts } = await import("./store/sql-accounts.ts");
   const opened = await openDatabase({ dataDir: values["data-dir"], databaseUrl: values["database-url"] });
   const accounts = createSqlAccounts(opened.db);
   try {
@@ -123,6 +123,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const userAgent = values["user-agent"];
   if (userAgent !== undefined && !/^[\x20-\x7e]{1,256}$/.test(userAgent))
     throw new Error("--user-agent takes 1..256 printable ASCII characters");
+  const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
     port,
