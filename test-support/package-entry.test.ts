@@ -1,0 +1,40 @@
+// The package as an application imports it: plain Node 20, no loader flag, `import … from "plumbline"` and
+// "plumbline/spec". Their names must be exactly the runtime exports of index.ts and spec/index.ts (the JS
+// entries list them by hand), and the API must work from there: a mock started in process answers.
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, expect, it } from "vitest";
+import * as api from "../index.ts";
+import * as spec from "../spec/index.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const app = mkdtempSync(join(tmpdir(), "plumbline-consumer-"));
+afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+const CONSUMER = `
+import * as api from "plumbline";
+import * as spec from "plumbline/spec";
+const defined = (m) => Object.keys(m).filter((k) => m[k] !== undefined).sort();
+const mock = await api.startMock({ port: 0, keys: [{ key: "consumer-key", credits: 3 }] });
+const usage = await (await fetch(mock.url + "/usage", { headers: { authorization: "Bearer consumer-key" } })).json();
+await mock.close();
+const contract = await spec.loadContract();
+console.log(JSON.stringify({ api: defined(api), spec: defined(spec), usage, operations: contract.operations.length }));
+`;
+
+it("works from plain Node through the package's exports, with every export of the TypeScript entries", async () => {
+  mkdirSync(join(app, "node_modules"));
+  symlinkSync(ROOT, join(app, "node_modules", "plumbline"), "dir");
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", type: "module", private: true }));
+  writeFileSync(join(app, "main.js"), CONSUMER);
+  const { stdout } = await promisify(execFile)(process.execPath, ["main.js"], { cwd: app });
+  const out = JSON.parse(stdout.trim().split("\n").at(-1) as string);
+  expect(out.api).toEqual(Object.keys(api).sort());
+  expect(out.spec).toEqual(Object.keys(spec).sort());
+  expect(out.usage).toMatchObject({ usage: 3 });
+  expect(out.operations).toBeGreaterThan(0);
+}, 60_000);
