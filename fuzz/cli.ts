@@ -3,8 +3,8 @@ import { parseArgs } from "node:util";
 import { ALL_PROPERTIES, type PropertyName } from "./repro/corpus-entry.ts";
 
 export const FUZZ_HELP = `Usage: plumbline fuzz --target URL --api-key KEY [--seed N] [--time S | --runs N] [--only OPERATIONS]
-                      [--properties NAMES] [--workers N] [--report-dir DIR | --no-report] [--corpus-dir DIR]
-                      [--replay FILE|DIR] [--ascii] [--fail-fast] [--request-timeout MS]
+                      [--fixture-url URL] [--properties NAMES] [--workers N] [--report-dir DIR | --no-report]
+                      [--corpus-dir DIR] [--replay FILE|DIR] [--ascii] [--fail-fast] [--request-timeout MS]
 
   --api-key KEY        a funded account (or $PLUMBLINE_API_KEY); on a target that advertises the mock's admin API
                        (GET /__mock) each worker and each model run gets an account of its own
@@ -13,6 +13,12 @@ export const FUZZ_HELP = `Usage: plumbline fuzz --target URL --api-key KEY [--se
                        10 s more to shrink. --runs N runs N cases per input property instead (the model N/10)
   --only OPERATIONS    comma-separated operationIds (search,news,crawl,screenshot,sitemap,trending,extract,
                        deepcrawl,usage)
+  --fixture-url URL    a site the target can really fetch (e.g. plumbline conform serve-fixtures): URLs in valid
+                       bodies are its pages (the URL, its sitemaps' pages), read by the fuzzer first; on crawl also
+                       a page that answers 404 or 410 (passed through, charged) and a host that never resolves (502,
+                       free). Without it URLs are on the example domains, which only a synthetic target serves;
+                       ignored on the mock. To fuzz an implementation that fetches, e.g. the reference:
+                       --only crawl,sitemap,usage --fixture-url http://127.0.0.1:4020/
   --properties NAMES   valid-input,invalid-input,stateful-model (default all)
   --workers N          parallel workers on a mock target (default 8)
   --report-dir DIR     default reports/fuzz/<timestamp>: fuzz.json and report.html
@@ -51,6 +57,7 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
       time: { type: "string" },
       runs: { type: "string" },
       only: { type: "string" },
+      "fixture-url": { type: "string" },
       properties: { type: "string" },
       workers: { type: "string" },
       "report-dir": { type: "string" },
@@ -82,6 +89,7 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
     timeSeconds: positive("time", values.time, false),
     runs: positive("runs", values.runs),
     only: list(values.only),
+    fixtureUrl: values["fixture-url"],
     properties,
     workers: positive("workers", values.workers),
     requestTimeoutMs: positive("request-timeout", values["request-timeout"]),

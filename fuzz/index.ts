@@ -6,6 +6,7 @@ export { CHECKS, type CheckFailure, type CheckId } from "./checks/check-failure.
 export type { Waiver } from "./checks/waivers.ts";
 export { FUZZ_HELP, fuzzCommand } from "./cli.ts";
 export type { FuzzCase } from "./fuzz-case.ts";
+export { type FixtureSite, readFixtureSite } from "./http/fixture-site.ts";
 export type { FuzzRequest } from "./http/http-client.ts";
 export type { FuzzReport, PropertyReport } from "./report/fuzz-report.ts";
 export { ALL_PROPERTIES, type CorpusEntry, readCorpus } from "./repro/corpus-entry.ts";

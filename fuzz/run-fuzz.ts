@@ -1,4 +1,5 @@
-// runFuzz(): the typed API behind `plumbline fuzz` (issue 6). Probes the target, runs the properties under the
+// runFuzz(): the typed API behind `plumbline fuzz` (issue 6). Probes the target (and reads the fixture site the
+// URLs of valid bodies come from, when one is given and the target really fetches), runs the properties under the
 // time budget (valid input, invalid input, the stateful model), checks the target is still healthy, prints and
 // stores what reproduces each failure, writes the report. Exit codes: 0 nothing found, 1 a property failed,
 // 2 the run could not proceed (style: "exit codes mean one thing each").
@@ -7,6 +8,7 @@ import { loadContract } from "../spec/index.ts";
 import { operationCases } from "./arbitraries/operation-cases.ts";
 import { readBalance } from "./checks/run-case.ts";
 import type { Waiver } from "./checks/waivers.ts";
+import { type FixtureSite, isSiteUrl, readFixtureSite } from "./http/fixture-site.ts";
 import { createHttpClient } from "./http/http-client.ts";
 import { probeTarget } from "./http/target-probe.ts";
 import { MODEL_OPERATIONS } from "./model/model-property.ts";
@@ -31,6 +33,12 @@ export interface FuzzOptions {
   /** cases per input property instead of a time budget (the model runs runs/10 sequences) */
   runs?: number;
   only?: string[];
+  /**
+   * A site the target can fetch (e.g. `plumbline conform serve-fixtures`): URIs of valid bodies name its pages, and
+   * a call naming one that answers 404/410 or nothing must say so (fuzz/README.md). Ignored on a target that
+   * advertises the mock's admin API, which fetches nothing.
+   */
+  fixtureUrl?: string;
   properties?: PropertyName[];
   /** parallel workers on a target with /__mock (default 8; always 1 elsewhere: one key, one balance) */
   workers?: number;
@@ -62,6 +70,8 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
   const known = new Set(contract.contractOperations.map((op) => op.operationId));
   const unknown = (o.only ?? []).filter((id) => !known.has(id));
   if (unknown.length) return couldNotRun(`unknown operation(s) in --only: ${unknown.join(", ")}`);
+  if (o.fixtureUrl !== undefined && !isSiteUrl(o.fixtureUrl))
+    return couldNotRun(`--fixture-url takes an http(s) URL, not "${o.fixtureUrl}"`);
   const client = createHttpClient({ baseUrl: o.target, apiKey: o.apiKey, timeoutMs: o.requestTimeoutMs ?? 10_000 });
   try {
     const probe = await probeTarget(client);
@@ -73,7 +83,17 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
     log(
       `plumbline fuzz ${target.baseUrl} seed ${seed}${target.admin ? ` (mock admin API, ${target.clock} clock)` : ""}`,
     );
-    const cases = operationCases(contract.contractOperations, { only: o.only, ascii: o.ascii });
+    let site: FixtureSite | null = null;
+    if (o.fixtureUrl && target.admin)
+      log(`--fixture-url ignored: the target is the mock (GET /__mock), it fetches nothing`);
+    else if (o.fixtureUrl) {
+      const read = await readFixtureSite(o.fixtureUrl, o.requestTimeoutMs ?? 10_000);
+      if (!read.ok) return couldNotRun(read.reason);
+      site = read.site;
+      state.report.fixture = { url: site.url, pages: site.pages, failing: site.failing };
+      log(`fixture site ${site.url}: ${site.pages.length} pages, ${site.failing.length} failing URLs`);
+    }
+    const cases = operationCases(contract.contractOperations, { only: o.only, ascii: o.ascii, site });
     const ctx: RunContext = {
       contract,
       client,

@@ -5,19 +5,25 @@ import fc from "fast-check";
 import { arrayBranch, objectBranch } from "../../spec/bounds.ts";
 import type { JsonSchema, OperationSpec } from "../../spec/index.ts";
 import type { FuzzCase } from "../fuzz-case.ts";
+import { type FixtureSite, statusesIn } from "../http/fixture-site.ts";
 import { label, shapeViolation, violationOf } from "./case-labels.ts";
+import { fixtureUriArbitrary } from "./fixture-uri.ts";
 import { setAt, valuesAt } from "./json-pointer.ts";
 import type { OperationCases } from "./operation-cases.ts";
 import { compileSchema } from "./schema-arbitrary.ts";
 import { type Violation, violationSlots } from "./violation-slots.ts";
 
-/** Cases of an operation with a JSON request body. */
-export function bodyCases(op: OperationSpec, ascii: boolean): OperationCases {
+/** Cases of an operation with a JSON request body; with a fixture site, its URLs are the site's. */
+export function bodyCases(op: OperationSpec, ascii: boolean, site: FixtureSite | null = null): OperationCases {
   const schema = op.requestSchema as JsonSchema;
   const single = objectBranch(op) as JsonSchema;
   const batch = arrayBranch(op);
   const examples = Object.values(op.requestExamples);
-  const ctx = { samples: (p: string) => valuesAt(examples, p), ascii };
+  const ctx = {
+    samples: (p: string) => valuesAt(examples, p),
+    ascii,
+    uri: site ? (min: number, max: number | undefined) => fixtureUriArbitrary(site, op, min, max) : undefined,
+  };
   const post = (body: unknown, violation: Violation | null = null, raw?: { text: string; type?: string }) => ({
     operationId: op.operationId,
     request: raw
@@ -70,7 +76,10 @@ export function bodyCases(op: OperationSpec, ascii: boolean): OperationCases {
     // an array where only the object form exists: a type violation of the body itself (spec/validators.ts)
     variants.push(validSingle.map((b) => post([b], shapeViolation("wrong-type", "type", 422))));
   }
-  return { operationId: op.operationId, valid: validBody.map((body) => post(body)), invalid: fc.oneof(...variants) };
+  const valid = validBody.map(
+    (body): FuzzCase => (site ? { ...post(body), fetched: statusesIn(site, body) } : post(body)),
+  );
+  return { operationId: op.operationId, valid, invalid: fc.oneof(...variants) };
 }
 
 /** JSON text that no longer parses: truncated, a junk tail, a missing quote, a trailing comma. */

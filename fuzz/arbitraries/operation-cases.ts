@@ -3,6 +3,7 @@
 import type fc from "fast-check";
 import type { OperationSpec } from "../../spec/index.ts";
 import type { FuzzCase } from "../fuzz-case.ts";
+import type { FixtureSite } from "../http/fixture-site.ts";
 import { bodyCases } from "./body-cases.ts";
 import { queryCases } from "./query-cases.ts";
 
@@ -18,6 +19,8 @@ export interface CaseOptions {
   only?: string[];
   /** printable ASCII text only */
   ascii?: boolean;
+  /** a fixture site the target can fetch (--fixture-url): URIs of valid bodies name its pages */
+  site?: FixtureSite | null;
 }
 
 /** The cases of every fuzzable operation (a request body or query parameters), optionally restricted. */
@@ -25,7 +28,7 @@ export function operationCases(operations: OperationSpec[], o: CaseOptions = {})
   const out: OperationCases[] = [];
   for (const op of operations) {
     if (op.discovery || (o.only && !o.only.includes(op.operationId))) continue;
-    const cases = op.requestSchema ? bodyCases(op, o.ascii ?? false) : queryCases(op);
+    const cases = op.requestSchema ? bodyCases(op, o.ascii ?? false, o.site ?? null) : queryCases(op);
     if (cases) out.push(cases);
   }
   return out;

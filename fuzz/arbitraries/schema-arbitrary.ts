@@ -15,6 +15,8 @@ export interface CompileContext {
   samples?: (pointer: string) => unknown[];
   /** printable ASCII text only (no arbitrary Unicode) */
   ascii?: boolean;
+  /** `format: uri` strings from elsewhere (a fixture site); null keeps the example domains */
+  uri?: (minLength: number, maxLength: number | undefined) => fc.Arbitrary<string> | null;
 }
 
 function typesOf(schema: JsonSchema): string[] {
@@ -60,9 +62,10 @@ export function compileSchema(schema: JsonSchema, ctx: CompileContext = {}, poin
     case "null":
       return fc.constant(null);
     case "string":
-      return schema.format === "uri"
-        ? uriArbitrary(schema.minLength ?? 0, schema.maxLength)
-        : stringArbitrary(schema, ctx.ascii);
+      if (schema.format !== "uri") return stringArbitrary(schema, ctx.ascii);
+      return (
+        ctx.uri?.(schema.minLength ?? 0, schema.maxLength) ?? uriArbitrary(schema.minLength ?? 0, schema.maxLength)
+      );
     default:
       return fc.jsonValue({ maxDepth: 2 });
   }

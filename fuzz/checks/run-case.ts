@@ -17,6 +17,8 @@ export interface CaseEnv {
   key: string;
   /** the balance last read (null: read it first) */
   balance: number | null;
+  /** the target really fetches URLs: the fixture outcomes stored with a case hold (judgeValidAnswer) */
+  fetches: boolean;
 }
 
 export interface CaseResult {
@@ -61,23 +63,25 @@ export async function runCase(env: CaseEnv, c: FuzzCase): Promise<CaseResult> {
   }
   const before = env.balance;
   const answer = await env.client.send(c.request, env.key);
-  const failures = transportFailures(answer);
   if (!answer.ok) {
     env.balance = null;
-    return { failures, status: null, throttled: false };
+    return { failures: transportFailures(answer), status: null, throttled: false };
   }
-  failures.push(...conformanceFailures(env.contract, c.operationId, answer));
+  const failures = conformanceFailures(env.contract, c.operationId, answer);
   let cost = 0;
   let throttled = answer.status === 429;
+  let expected: number | null = null;
   if (c.violation) failures.push(...judgeInvalidAnswer(c, answer));
   else {
-    const verdict = judgeValidAnswer(env.contract, c, answer, before);
+    const verdict = judgeValidAnswer(env.contract, c, answer, before, env.fetches);
     failures.push(...verdict.failures);
     cost = verdict.cost;
     throttled = verdict.throttled;
+    expected = verdict.expectedStatus;
     if (answer.status >= 200 && answer.status < 300)
       failures.push(...echoFailures(echoOf(env.contract, c.operationId), c.request.body, answer.json));
   }
+  failures.unshift(...transportFailures(answer, expected));
   const after = await readBalance(env.client, env.key);
   if (!after.ok) {
     env.balance = null;

@@ -3,6 +3,7 @@
 // After every command the real balance and every task's state must equal the model's.
 import type fc from "fast-check";
 import { type CheckFailure, fail, PropertyFailure } from "../checks/check-failure.ts";
+import type { Fetched } from "../checks/fetch-outcome.ts";
 import { readBalance } from "../checks/run-case.ts";
 import { conformanceFailures, transportFailures } from "../checks/transport-checks.ts";
 import { judgeValidAnswer } from "../checks/valid-answer.ts";
@@ -12,7 +13,7 @@ import { type EndState, lifecycleOf } from "./deepcrawl-states.ts";
 import type { Model, Real, TaskModel } from "./model-state.ts";
 
 export type CommandSpec =
-  | { kind: "call"; operationId: string; body: unknown }
+  | { kind: "call"; operationId: string; body: unknown; fetched?: Fetched }
   | { kind: "usage" }
   | { kind: "poll"; task: number }
   | { kind: "poll-unknown"; taskId: string }
@@ -61,13 +62,16 @@ async function execute(s: CommandSpec, m: Model, r: Real): Promise<CheckFailure[
     operationId: s.operationId,
     request: { method: "POST", path: r.contract.operation(s.operationId).path, body: s.body },
     violation: null,
+    ...(s.fetched ? { fetched: s.fetched } : {}),
   };
   const answer = await r.client.send(c.request, r.key);
-  const failures = transportFailures(answer);
-  if (!answer.ok) return failures;
-  failures.push(...conformanceFailures(r.contract, s.operationId, answer));
-  const verdict = judgeValidAnswer(r.contract, c, answer, m.balance);
-  failures.push(...verdict.failures);
+  if (!answer.ok) return transportFailures(answer);
+  const verdict = judgeValidAnswer(r.contract, c, answer, m.balance, r.fetches);
+  const failures = [
+    ...transportFailures(answer, verdict.expectedStatus),
+    ...conformanceFailures(r.contract, s.operationId, answer),
+    ...verdict.failures,
+  ];
   m.balance -= verdict.cost;
   const waiver = waiverFor(r.waivers, c, failures);
   if (waiver) {

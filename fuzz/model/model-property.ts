@@ -1,6 +1,8 @@
 // The stateful property (issue 6): fast-check commands over the model of one account. On a target that advertises
 // /__mock each run gets a fresh account with a generated balance (small, so 402 and batches that run out midway
-// come up) and the clock commands; elsewhere the run spends the given key and never moves a clock.
+// come up) and, with a manual clock, the clock commands; elsewhere (a real clock, no admin API) the run spends the
+// given key and never moves a clock. Only the selected operations (--only) make commands: status polls come with
+// deepcrawl.
 import fc from "fast-check";
 import type { Contract } from "../../spec/index.ts";
 import type { OperationCases } from "../arbitraries/operation-cases.ts";
@@ -10,11 +12,14 @@ import type { Waiver } from "../checks/waivers.ts";
 import type { HttpClient } from "../http/http-client.ts";
 import { createAccount } from "../http/mock-admin.ts";
 import type { TargetInfo } from "../http/target-probe.ts";
+import type { InFlight } from "../properties/in-flight.ts";
 import { type CommandSpec, ModelCommand, verifyModel } from "./model-command.ts";
 import type { Model, Real } from "./model-state.ts";
 
-/** The operations whose calls the model drives (issue 6: search, news, crawl, batch, deepcrawl start). */
-export const MODEL_OPERATIONS = ["search", "news", "crawl", "deepcrawl"];
+/** The operations whose calls the model drives (issue 6: search, news, crawl, batch, deepcrawl start; and sitemap). */
+export const MODEL_OPERATIONS = ["search", "news", "crawl", "sitemap", "deepcrawl"];
+/** The operation whose tasks the status polls follow. */
+const TASKS_OPERATION = "deepcrawl";
 
 export interface ModelInput {
   credits: number;
@@ -49,15 +54,24 @@ function advanceArbitrary(target: TargetInfo): fc.Arbitrary<number> {
 
 export function modelCommands(setup: ModelSetup): fc.Arbitrary<ModelCommand>[] {
   const cmd = (spec: CommandSpec) => new ModelCommand(spec);
-  const calls = setup.cases
-    .filter((c) => MODEL_OPERATIONS.includes(c.operationId))
-    .map((c) => c.valid.map((v) => cmd({ kind: "call", operationId: v.operationId, body: v.request.body })));
-  const out = [
-    ...calls,
-    fc.constant(cmd({ kind: "usage" })),
-    fc.nat(16).map((task) => cmd({ kind: "poll", task })),
-    fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/).map((taskId) => cmd({ kind: "poll-unknown", taskId })),
-  ];
+  const selected = setup.cases.filter((c) => MODEL_OPERATIONS.includes(c.operationId));
+  const calls = selected.map((c) =>
+    c.valid.map((v) =>
+      cmd({
+        kind: "call",
+        operationId: v.operationId,
+        body: v.request.body,
+        ...(v.fetched ? { fetched: v.fetched } : {}),
+      }),
+    ),
+  );
+  const out = [...calls, fc.constant(cmd({ kind: "usage" }))];
+  if (selected.some((c) => c.operationId === TASKS_OPERATION)) {
+    out.push(
+      fc.nat(16).map((task) => cmd({ kind: "poll", task })),
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/).map((taskId) => cmd({ kind: "poll-unknown", taskId })),
+    );
+  }
   if (setup.target.admin && setup.target.clock === "manual") {
     const advance = advanceArbitrary(setup.target).map((ms) => cmd({ kind: "advance", ms }));
     out.push(advance, advance);
@@ -89,6 +103,7 @@ export async function startModelRun(
     contract: setup.contract,
     client: setup.client,
     key,
+    fetches: !setup.target.admin,
     log: [],
     waivers: setup.waivers ?? [],
     waived,
@@ -96,14 +111,18 @@ export async function startModelRun(
   return { model, real };
 }
 
-export function modelProperty(setup: ModelSetup, stats: ModelStats): fc.IAsyncPropertyWithHooks<[ModelInput]> {
+export function modelProperty(
+  setup: ModelSetup,
+  stats: ModelStats,
+  inFlight?: InFlight,
+): fc.IAsyncPropertyWithHooks<[ModelInput]> {
   // small balances put 402 and batches that run out midway within reach of a few commands
   const credits = fc.oneof(fc.constantFrom(0, 1, 19, 20, 21, 60), fc.integer({ min: 0, max: 200 }));
   const input = fc.record({
     credits,
     commands: fc.commands(modelCommands(setup), { maxCommands: setup.maxCommands ?? 20 }),
   });
-  return fc.asyncProperty(input, async ({ credits: c, commands }) => {
+  const run = async ({ credits: c, commands }: ModelInput) => {
     const { model, real } = await startModelRun(setup, c, stats.waived);
     stats.runs++;
     // the initial state must hold before any command (a fresh account carries its balance)
@@ -120,7 +139,8 @@ export function modelProperty(setup: ModelSetup, stats: ModelStats): fc.IAsyncPr
     } finally {
       stats.commands += real.log.length;
     }
-  });
+  };
+  return fc.asyncProperty(input, (i) => (inFlight ? inFlight.track(run(i)) : run(i)));
 }
 
 /**

@@ -30,6 +30,8 @@ export interface Real {
   contract: Contract;
   client: HttpClient;
   key: string;
+  /** the target really fetches URLs: fixture outcomes stored with a call hold */
+  fetches: boolean;
   /** the commands run so far, for the report and the corpus */
   log: unknown[];
   /** known issues of the target a call may show without failing the run */

@@ -6,6 +6,7 @@ import { PropertyFailure } from "../checks/check-failure.ts";
 import { type CaseEnv, runCase } from "../checks/run-case.ts";
 import { type Waiver, waiverFor } from "../checks/waivers.ts";
 import type { FuzzCase } from "../fuzz-case.ts";
+import type { InFlight } from "./in-flight.ts";
 
 export interface CaseStats {
   cases: number;
@@ -38,9 +39,11 @@ export function caseProperty(
   env: CaseEnv,
   stats: CaseStats,
   waivers: readonly Waiver[] = [],
+  inFlight?: InFlight,
 ): fc.IAsyncPropertyWithHooks<[FuzzCase]> {
   return fc.asyncProperty(cases, async (c) => {
-    const r = await runCase(env, c);
+    const run = runCase(env, c);
+    const r = await (inFlight ? inFlight.track(run) : run);
     stats.cases++;
     stats.byOperation[c.operationId] = (stats.byOperation[c.operationId] ?? 0) + 1;
     const status = String(r.status ?? "none");

@@ -30,6 +30,8 @@ export interface CheckOptions {
   shrinkMs?: number;
   /** stop early (another worker found a failure) */
   stopped?: () => boolean;
+  /** waits for runs a time limit left going (in-flight.ts), after each phase */
+  settle?: () => Promise<void>;
 }
 
 /** A plugin that ends the run as soon as `stopped()` says so (fast-check 4.10 plugin API). */
@@ -56,6 +58,7 @@ export async function checkProperty<T>(
   if (o.stopped) plugins.push(stopWhen(o.stopped));
   const numRuns = o.runs ?? (o.timeMs !== undefined ? 2 ** 30 : 100);
   let details = await fc.check(property, { seed: o.seed, numRuns, plugins });
+  await o.settle?.();
   if (details.failed && details.interrupted && details.counterexamplePath) {
     try {
       const again = await fc.check(property, {
@@ -66,6 +69,8 @@ export async function checkProperty<T>(
       if (again.failed && again.counterexample) details = again;
     } catch {
       // fc.commands cannot replay a path without its own replayPath: keep what the first phase shrank
+    } finally {
+      await o.settle?.();
     }
   }
   const { failures, error } = failuresOf(details.errorInstance);

@@ -14,6 +14,7 @@ import type { PropertyReport } from "../report/fuzz-report.ts";
 import type { PropertyName } from "../repro/corpus-entry.ts";
 import { type CaseStats, caseProperty, emptyStats, mergeStats } from "./case-property.ts";
 import { checkProperty, type PropertyOutcome } from "./check-property.ts";
+import { InFlight } from "./in-flight.ts";
 import { runWorkers, type WorkerPlan } from "./run-workers.ts";
 
 export interface RunContext {
@@ -64,10 +65,20 @@ export async function runInputProperty(
       const account = await createAccount(ctx.client, WORKER_CREDITS);
       if (account.ok) key = account.value;
     }
-    const env: CaseEnv = { contract: ctx.contract, client: ctx.client, key, balance: null };
+    const env: CaseEnv = {
+      contract: ctx.contract,
+      client: ctx.client,
+      key,
+      balance: null,
+      fetches: !ctx.target.admin,
+    };
     const stats = emptyStats();
     ctx.progress.push(stats);
-    const out = await checkProperty(property, caseProperty(cases, env, stats, ctx.waivers), options);
+    const inFlight = new InFlight();
+    const out = await checkProperty(property, caseProperty(cases, env, stats, ctx.waivers, inFlight), {
+      ...options,
+      settle: () => inFlight.settle(),
+    });
     mergeStats(total, stats);
     return out;
   });
@@ -86,11 +97,13 @@ export async function runModelProperty(
     },
   });
   const setup = { ...ctx, waivers: ctx.waivers };
-  const outcome = await checkProperty("stateful-model", modelProperty(setup, stats), {
+  const inFlight = new InFlight();
+  const outcome = await checkProperty("stateful-model", modelProperty(setup, stats, inFlight), {
     seed: plan.seed,
     timeMs: plan.timeMs,
     runs: plan.runs,
     shrinkMs: plan.shrinkMs,
+    settle: () => inFlight.settle(),
   });
   const base = emptyStats();
   base.cases = stats.runs;

@@ -45,6 +45,8 @@ export interface FuzzReport {
   startedAt: string;
   finishedAt: string;
   target: { url: string; version: string | null; admin: boolean; clock: string | null };
+  /** the fixture site valid bodies named (--fixture-url), as the fuzzer read it */
+  fixture: { url: string; pages: string[]; failing: string[] } | null;
   seed: number;
   budget: { timeSeconds: number | null; runs: number | null };
   only: string[] | null;

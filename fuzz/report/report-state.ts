@@ -24,6 +24,7 @@ export function emptyReport(o: ReportOptions, seed: number, timeSeconds: number 
     startedAt: new Date().toISOString(),
     finishedAt: "",
     target: { url: o.target, version: null, admin: false, clock: null },
+    fixture: null,
     seed,
     budget: { timeSeconds, runs: o.runs ?? null },
     only: o.only ?? null,

@@ -42,7 +42,7 @@ async function replayCase(ctx: ReplayContext, entry: CorpusEntry): Promise<Check
     const account = await createAccount(ctx.client, FUNDED);
     if (account.ok) key = account.value;
   }
-  const env = { contract: ctx.contract, client: ctx.client, key, balance: null };
+  const env = { contract: ctx.contract, client: ctx.client, key, balance: null, fetches: !ctx.target.admin };
   return (await runCase(env, entry.case as NonNullable<CorpusEntry["case"]>)).failures;
 }
 

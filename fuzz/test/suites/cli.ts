@@ -94,6 +94,23 @@ export function cliSuite(shared: SharedMock): void {
       const refused = await runFuzz({ ...quiet, target: shared.mock.url, apiKey: "not-a-key" });
       expect(refused.exitCode).toBe(2);
       expect(refused.report.error).toMatch(/the API key is refused/);
+      const site = await runFuzz({ ...quiet, target: shared.mock.url, apiKey: MOCK_KEY, fixtureUrl: "file:///etc" });
+      expect([site.exitCode, site.report.error]).toEqual([2, '--fixture-url takes an http(s) URL, not "file:///etc"']);
+    });
+
+    it("ignores --fixture-url on the mock, which fetches nothing, and says so", async () => {
+      const { code, out } = await inProcess(
+        ["--target", shared.mock.url, "--api-key", MOCK_KEY, "--runs", "10", "--only", "crawl", "--no-report"].concat([
+          "--fixture-url",
+          "http://127.0.0.1:9/",
+          "--corpus-dir",
+          join(dir, "c2"),
+          "--properties",
+          "valid-input",
+        ]),
+      );
+      expect(code, out).toBe(0);
+      expect(out).toMatch(/--fixture-url ignored: the target is the mock/);
     });
   });
 }

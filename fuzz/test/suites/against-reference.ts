@@ -1,0 +1,88 @@
+// The fuzzer against the reference under a time budget (issue 6: "runs against the mock in npm test (time-boxed)
+// and against the reference"): the operations the reference implements (crawl, sitemap, usage; /health after the
+// run), URLs from a fixture site it really fetches, the model on a real clock with one shared key. Every property
+// passes; throughput is measured.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FuzzResult, runFuzz } from "../../run-fuzz.ts";
+import { REFERENCE_KNOWN_ISSUES } from "../reference-known-issues.ts";
+import { REFERENCE_KEY } from "../reference-process.ts";
+import { IMPLEMENTED, type SharedReference } from "./shared-reference.ts";
+
+/** Properties and model together; a real target does real fetches, so this is the largest part of the file. */
+const BUDGET_SECONDS = Number(process.env.PLUMBLINE_FUZZ_REFERENCE_SECONDS ?? 14);
+
+export function againstReferenceSuite(shared: SharedReference): void {
+  let dir: string;
+  let result: FuzzResult;
+  const lines: string[] = [];
+
+  describe("plumbline fuzz against the reference (--only crawl,sitemap,usage --fixture-url)", () => {
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), "plumbline-fuzz-ref-"));
+      result = await runFuzz({
+        target: shared.reference.url,
+        apiKey: REFERENCE_KEY,
+        seed: 20261126,
+        timeSeconds: BUDGET_SECONDS,
+        only: IMPLEMENTED,
+        fixtureUrl: shared.site.url,
+        reportDir: join(dir, "report"),
+        corpusDir: join(dir, "corpus"),
+        waivers: REFERENCE_KNOWN_ISSUES,
+        onProgress: (l) => lines.push(l),
+      });
+    }, 120_000);
+
+    afterAll(() => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("finds nothing: every property holds and the reference is healthy after the run", () => {
+      const failures = result.report.properties.filter((p) => !p.passed).map((p) => p.failure);
+      expect(failures, lines.join("\n")).toEqual([]);
+      expect(result.exitCode, lines.join("\n")).toBe(0);
+      expect(result.report.properties.map((p) => p.property)).toEqual([
+        "valid-input",
+        "invalid-input",
+        "stateful-model",
+      ]);
+      expect(result.report.health?.passed).toBe(true);
+    });
+
+    it("takes the target's measure: no admin API, so one worker, no clock commands, the fixture site read", () => {
+      expect(result.report.target).toMatchObject({ admin: false, clock: null });
+      for (const p of result.report.properties) expect(p.workers).toBe(1);
+      const fixture = result.report.fixture;
+      expect(fixture?.pages.length).toBeGreaterThanOrEqual(3);
+      expect(fixture?.failing.some((u) => u.endsWith("/retired.html"))).toBe(true);
+      expect(fixture?.failing).toContain("http://plumbline-fuzz-unreachable.invalid/");
+      const html = readFileSync((result.files as { html: string }).html, "utf8");
+      expect(html).toContain(`fixture site</th><td>${shared.site.url}`);
+    });
+
+    it("calls only the selected operations, gets real pages and the failures the fixture predicts", () => {
+      const [valid, invalid, model] = result.report.properties;
+      for (const p of [valid, invalid]) expect(Object.keys(p.byOperation).sort()).toEqual([...IMPLEMENTED].sort());
+      expect(valid.byStatus["200"]).toBeGreaterThan(0);
+      const failing = ["404", "410", "502"].reduce((n, s) => n + (valid.byStatus[s] ?? 0), 0);
+      expect(failing, JSON.stringify(valid.byStatus)).toBeGreaterThan(0);
+      expect(Object.keys(invalid.byStatus).sort()).toEqual(["400", "422"]);
+      expect(model.commands).toBeGreaterThan(10);
+    });
+
+    it("measures and reports its throughput", () => {
+      const { totals, properties } = result.report;
+      const [valid, invalid, model] = properties;
+      console.log(
+        `fuzz against the reference: ${totals.cases} cases in ${totals.seconds.toFixed(1)} s = ` +
+          `${totals.casesPerSecond.toFixed(0)} cases/s (valid ${valid.casesPerSecond.toFixed(0)}/s, invalid ` +
+          `${invalid.casesPerSecond.toFixed(0)}/s; model ${model.cases} runs, ${model.commands} commands); ` +
+          `valid statuses ${JSON.stringify(valid.byStatus)}`,
+      );
+      expect(totals.cases).toBeGreaterThan(50);
+    });
+  });
+}
