@@ -1,14 +1,18 @@
 // `plumbline conform`: the conformance suite against a target, and `plumbline conform serve-fixtures`.
 import { parseArgs } from "node:util";
+import { loadContract } from "../spec/index.ts";
+import { checkOperations } from "./plan.ts";
 import { CHECKS } from "./registry.ts";
 import { runConformance } from "./run-conformance.ts";
 import type { ProfileName } from "./types.ts";
 
 export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY [--broke-api-key KEY]
                          [--profile strict|lenient|alt-bounds] [--only IDS] [--skip IDS] [--include IDS]
-                         [--report-dir DIR | --no-report] [--max-credits N] [--fixture-url URL] [--timeout S]
+                         [--operations IDS] [--report-dir DIR | --no-report] [--max-credits N]
+                         [--fixture-url URL] [--timeout S]
        plumbline conform --list
        plumbline conform serve-fixtures [--host 127.0.0.1] [--port 4020]
+       plumbline conform coverage [--write | --check]
 
   --api-key KEY        a funded account (or $PLUMBLINE_API_KEY); --broke-api-key: one with zero credits, for the
                        402 checks (or $PLUMBLINE_BROKE_API_KEY; skipped with a warning without it)
@@ -17,13 +21,19 @@ export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY
                        target enforces instead of failing it
   --only/--skip IDS    comma-separated check ids (--list shows them); --include IDS adds opt-in checks
                        (rate-limit-retry-after hammers the account, so it runs only when named)
+  --operations IDS     comma-separated operationIds of the document (e.g. crawl,sitemap): judge only what a
+                       target implements; checks concerning only other operations are skipped ("operation not
+                       selected"), checks spanning several cover the selected ones, the plan's cost counts only
+                       them. Health, usage and discovery are always covered; deepcrawl brings deepcrawlStatus
   --max-credits N      refuse to start when the plan may spend more than N credits (its cost is printed first)
   --report-dir DIR     default reports/conformance/<timestamp>: conformance.json, junit.xml, report.html
   --fixture-url URL    a deployed copy of the fixture site (default: served on 127.0.0.1 by the run itself)
   --timeout S          seconds a deepcrawl task may take to complete (default 120)
+  coverage             the interface's statements and the checks covering each (conformance/README.md);
+                       --write updates the README's table, --check fails when it is stale
 
 Exit codes: 0 every check passed, 1 a check failed, 2 the run could not proceed (unreachable target, bad
-arguments, a refused key, a plan over --max-credits).`;
+arguments or an unknown operation id, a refused key, a plan over --max-credits).`;
 
 const list = (v: string | undefined) =>
   v
@@ -45,6 +55,10 @@ export async function conformCommand(argv: string[]): Promise<number> {
     const { serveFixturesCommand } = await import("./fixtures/serve-fixtures.ts");
     return serveFixturesCommand(argv.slice(1));
   }
+  if (argv[0] === "coverage") {
+    const { coverageCommand } = await import("./coverage-command.ts");
+    return coverageCommand(argv.slice(1));
+  }
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -55,6 +69,7 @@ export async function conformCommand(argv: string[]): Promise<number> {
       only: { type: "string" },
       skip: { type: "string" },
       include: { type: "string" },
+      operations: { type: "string" },
       "report-dir": { type: "string" },
       "no-report": { type: "boolean", default: false },
       "max-credits": { type: "string" },
@@ -69,10 +84,18 @@ export async function conformCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.list) {
+    const contract = await loadContract();
+    const alt = await loadContract({ profile: "alt-bounds" });
     for (const c of CHECKS) {
       const basis = c.basis.kind === "contract" ? "contract" : c.basis.decision;
+      const concerned = checkOperations(c, contract, alt);
+      const ops = !concerned
+        ? "(platform)"
+        : concerned.length > 3
+          ? `${concerned.length} operations`
+          : concerned.join(",");
       console.log(
-        `${c.id.padEnd(34)} ${c.severity.padEnd(8)} ${basis.padEnd(20)} ${c.optIn ? "opt-in " : ""}§ ${c.section}`,
+        `${c.id.padEnd(34)} ${c.severity.padEnd(8)} ${basis.padEnd(26)} ${ops.padEnd(24)} ${c.optIn ? "opt-in " : ""}§ ${c.section}`,
       );
     }
     return 0;
@@ -90,6 +113,7 @@ export async function conformCommand(argv: string[]): Promise<number> {
     only: list(values.only),
     skip: list(values.skip),
     include: list(values.include),
+    operations: list(values.operations),
     reportDir: values["no-report"] ? null : values["report-dir"],
     maxCredits: number("max-credits", values["max-credits"]),
     fixtureUrl: values["fixture-url"],

@@ -1,20 +1,41 @@
-// The plan of a run: which checks run (--only, --skip, --include, opt-in) and what they may cost on the target
-// account, so a run against the paid service can be refused before it spends anything (--max-credits).
+// The plan of a run: which checks run (--only, --skip, --include, opt-in, --operations) and what they may cost on
+// the target account, so a run against the paid service can be refused before it spends anything (--max-credits).
 import type { Contract } from "../spec/index.ts";
+import { NOT_SELECTED, type OperationScope } from "./operation-scope.ts";
+import { canaryCost } from "./probes/canary.ts";
 import { CHECKS } from "./registry.ts";
 import type { CheckDefinition } from "./types.ts";
 
 export interface Plan {
+  /** the checks to run, in registry order */
   checks: CheckDefinition[];
+  /** planned checks reported skipped without running, with the reason (operation not selected) */
+  unselected: Array<{ check: CheckDefinition; reason: string }>;
   credits: number;
 }
 
 export type PlanResult = { ok: true; plan: Plan } | { ok: false; error: string };
 
+/** The operations a check concerns, or null for a platform check. */
+export function checkOperations(check: CheckDefinition, contract: Contract, alt: Contract): string[] | null {
+  if (!check.operations) return null;
+  return typeof check.operations === "function" ? check.operations(contract, alt) : check.operations;
+}
+
+/** Whether the target is pointed at the fixture site (and the canary run) by this check or its probes. */
+export function usesFixtures(check: CheckDefinition): boolean {
+  return (
+    check.usesFixtureSite === true ||
+    (check.preconditions ?? []).includes("fetches-real-pages") ||
+    (check.probes ?? []).some((p) => p.usesFixtureSite)
+  );
+}
+
 export function makePlan(
   contract: Contract,
   alt: Contract,
   o: { only: string[]; skip: string[]; include: string[] },
+  scope: OperationScope,
 ): PlanResult {
   const known = new Set(CHECKS.map((c) => c.id));
   const unknown = [...o.only, ...o.skip, ...o.include].filter((id) => !known.has(id));
@@ -24,15 +45,21 @@ export function makePlan(
     if (o.only.length) return o.only.includes(c.id);
     return !c.optIn || o.include.includes(c.id);
   });
+  const checks: CheckDefinition[] = [];
+  const unselected: Plan["unselected"] = [];
+  for (const c of chosen) {
+    const ops = checkOperations(c, contract, alt);
+    if (ops && scope.filter(ops).length === 0) unselected.push({ check: c, reason: NOT_SELECTED });
+    else checks.push(c);
+  }
   const probes = new Map<string, number>();
   let credits = 0;
-  for (const c of chosen) {
-    credits += c.cost?.(contract, alt) ?? 0;
-    for (const p of c.probes ?? []) if (!probes.has(p.id)) probes.set(p.id, p.cost(contract, alt));
+  for (const c of checks) {
+    credits += c.cost?.(contract, alt, scope) ?? 0;
+    for (const p of c.probes ?? []) if (!probes.has(p.id)) probes.set(p.id, p.cost(contract, alt, scope));
   }
   for (const v of probes.values()) credits += v;
-  // the canary crawl, once, when a check needs a target that fetches real pages
-  if (chosen.some((c) => c.preconditions?.includes("fetches-real-pages")))
-    credits += contract.prices.entryCredits("crawl", {});
-  return { ok: true, plan: { checks: chosen, credits } };
+  // the canary, once, when a check needs a target that fetches real pages or points it at the fixture site
+  if (checks.some(usesFixtures)) credits += canaryCost(contract, scope);
+  return { ok: true, plan: { checks, unselected, credits } };
 }

@@ -4,11 +4,16 @@ import { BATCH_CHECKS } from "./checks/batches.ts";
 import { BILLING_CHECKS } from "./checks/billing.ts";
 import { BOUNDS_CHECKS } from "./checks/bounds.ts";
 import { DEEPCRAWL_CHECKS } from "./checks/deepcrawl.ts";
+import { DEEPCRAWL_ZIP_CHECKS } from "./checks/deepcrawl-zip.ts";
 import { DISCOVERY_CHECKS } from "./checks/discovery.ts";
+import { ECHO_CHECKS } from "./checks/echoes.ts";
 import { RATE_LIMIT_CHECKS } from "./checks/rate-limit.ts";
 import { SEARCH_CHECKS } from "./checks/search.ts";
 import { CRAWL_SEMANTIC_CHECKS } from "./checks/semantics-crawl.ts";
+import { EXTRACT_SEMANTIC_CHECKS } from "./checks/semantics-extract.ts";
+import { SCREENSHOT_SEMANTIC_CHECKS } from "./checks/semantics-screenshot.ts";
 import { SITEMAP_SEMANTIC_CHECKS } from "./checks/semantics-sitemap.ts";
+import { TARGET_REFUSAL_CHECKS } from "./checks/target-refusal.ts";
 import { TRAFFIC_CHECKS } from "./checks/traffic.ts";
 import type { CheckDefinition } from "./types.ts";
 
@@ -20,9 +25,14 @@ export const CHECKS: CheckDefinition[] = [
   ...BOUNDS_CHECKS,
   ...SEARCH_CHECKS,
   ...DEEPCRAWL_CHECKS,
+  ...DEEPCRAWL_ZIP_CHECKS,
   ...CRAWL_SEMANTIC_CHECKS,
   ...SITEMAP_SEMANTIC_CHECKS,
+  ...SCREENSHOT_SEMANTIC_CHECKS,
+  ...EXTRACT_SEMANTIC_CHECKS,
+  ...TARGET_REFUSAL_CHECKS,
   ...RATE_LIMIT_CHECKS,
+  ...ECHO_CHECKS,
   ...TRAFFIC_CHECKS,
 ];
 

@@ -6,8 +6,10 @@ import { type Contract, loadContract } from "../spec/index.ts";
 import { balance } from "./check-helpers.ts";
 import { type FixtureServer, startFixtureServer } from "./fixtures/fixture-server.ts";
 import { createHttpClient } from "./http-client.ts";
-import { makePlan, type Plan } from "./plan.ts";
+import { makeScope, type OperationScope } from "./operation-scope.ts";
+import { makePlan, type Plan, usesFixtures } from "./plan.ts";
 import { fetchesRealPages } from "./probes/canary.ts";
+import { CHECKS } from "./registry.ts";
 import { writeReports } from "./report/write-reports.ts";
 import type {
   CheckDefinition,
@@ -31,6 +33,7 @@ function resolve(o: ConformanceOptions): ResolvedOptions {
     profile: o.profile ?? "strict",
     only: o.only ?? [],
     skip: o.skip ?? [],
+    operations: o.operations ?? [],
     include: o.include ?? [],
     reportDir:
       o.reportDir === undefined
@@ -68,24 +71,35 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
 
   const contract = await loadContract();
   const altContract = await loadContract({ profile: "alt-bounds" });
-  const planned = makePlan(contract, altContract, o);
+  const scoped = makeScope(contract, o.operations);
+  if (!scoped.ok) return stop(scoped.error);
+  const { scope } = scoped;
+  if (scope.selected) result.operations = scope.selected;
+  const planned = makePlan(contract, altContract, o, scope);
   if (!planned.ok) return stop(planned.error);
   const { plan } = planned;
   result.planCredits = plan.credits;
-  o.onProgress(`plan: ${plan.checks.length} checks, at most ${plan.credits} credits on the target account`);
+  const restricted = scope.selected
+    ? ` (operations ${scope.selected.join(", ")}; ${plan.unselected.length} checks not selected)`
+    : "";
+  o.onProgress(
+    `plan: ${plan.checks.length} checks, at most ${plan.credits} credits on the target account${restricted}`,
+  );
   if (o.maxCredits !== undefined && plan.credits > o.maxCredits) {
     return stop(`the plan may spend ${plan.credits} credits, over --max-credits ${o.maxCredits}`);
   }
 
   // the semantic checks need pages the target can fetch: serve the fixture site here unless a copy is given
   let fixtures: FixtureServer | undefined;
-  if (!o.fixtureUrl && plan.checks.some((c) => c.preconditions?.includes("fetches-real-pages"))) {
+  if (!o.fixtureUrl && plan.checks.some(usesFixtures)) {
     fixtures = await startFixtureServer();
     o.fixtureUrl = fixtures.url;
     o.fixtureNoSitemapUrl = fixtures.noSitemapUrl;
+    o.fixtureConventionalUrl = fixtures.conventionalUrl;
+    o.fixtureRequests = fixtures.requests;
   }
   try {
-    return await execute(o, plan, contract, altContract, result, started);
+    return await execute(o, plan, scope, contract, altContract, result, started);
   } finally {
     await fixtures?.close();
   }
@@ -94,6 +108,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
 async function execute(
   o: ResolvedOptions,
   plan: Plan,
+  scope: OperationScope,
   contract: Contract,
   altContract: Contract,
   result: ConformanceResult,
@@ -119,6 +134,7 @@ async function execute(
     altContract,
     http,
     options: o,
+    scope,
     progress: o.onProgress,
     probe<T>(p: Probe<T>) {
       if (!probes.has(p.id)) probes.set(p.id, p.run(ctx));
@@ -135,9 +151,12 @@ async function execute(
     return stop(`the account holds ${start.value} credits; the plan may spend ${plan.credits}`);
   }
 
-  const ordered = PHASES.flatMap((ph) => plan.checks.filter((c) => (c.phase ?? "main") === ph));
+  const reasons = new Map(plan.unselected.map((u) => [u.check.id, u.reason]));
+  const all = CHECKS.filter((c) => plan.checks.includes(c) || reasons.has(c.id));
+  const ordered = PHASES.flatMap((ph) => all.filter((c) => (c.phase ?? "main") === ph));
   for (const [i, check] of ordered.entries()) {
-    const r = await runCheck(check, ctx);
+    const reason = reasons.get(check.id);
+    const r = reason ? notRun(check, reason) : await runCheck(check, ctx);
     result.checks.push(r);
     const mark = { passed: "pass", failed: "FAIL", warning: "warn", skipped: "skip" }[r.status];
     const why = r.status === "failed" ? ` (${r.failures.length} failures)` : r.reason ? ` (${r.reason})` : "";
@@ -158,6 +177,23 @@ async function execute(
     o.onProgress(`reports in ${o.reportDir}`);
   }
   return result;
+}
+
+function notRun(check: CheckDefinition, reason: string): CheckResult {
+  const { id, title, severity, section, basis } = check;
+  return {
+    id,
+    title,
+    severity,
+    section,
+    basis,
+    status: "skipped",
+    reason,
+    failures: [],
+    notes: [],
+    exchangeIds: [],
+    durationMs: 0,
+  };
 }
 
 async function unmetPrecondition(check: CheckDefinition, ctx: RunContext): Promise<string | null> {

@@ -2,6 +2,7 @@
 // these records only (style: "reports are rendered from typed records, never from parsed text").
 import type { Contract } from "../spec/index.ts";
 import type { HttpClient } from "./http-client.ts";
+import type { OperationScope } from "./operation-scope.ts";
 
 export type ProfileName = "strict" | "lenient" | "alt-bounds";
 export type Severity = "critical" | "major" | "minor";
@@ -88,6 +89,8 @@ export interface RunContext {
   altContract: Contract;
   http: HttpClient;
   options: ResolvedOptions;
+  /** the operations the run covers (--operations) */
+  scope: OperationScope;
   /** run a shared probe once per run (several checks judge the same exchanges) */
   probe<T>(probe: Probe<T>): Promise<T>;
   progress(line: string): void;
@@ -95,10 +98,15 @@ export interface RunContext {
 
 export interface Probe<T> {
   id: string;
-  /** credits the probe spends at most on the main account */
-  cost(contract: Contract, alt: Contract): number;
+  /** credits the probe spends at most on the main account, calling only operations in scope */
+  cost(contract: Contract, alt: Contract, scope: OperationScope): number;
+  /** it points the target at fixture pages when the target fetches real pages (the canary decides) */
+  usesFixtureSite?: boolean;
   run(ctx: RunContext): Promise<T>;
 }
+
+/** The operations a check concerns: a list of operation ids, or one derived from the contract. */
+export type CheckOperations = string[] | ((contract: Contract, alt: Contract) => string[]);
 
 export interface CheckDefinition {
   id: string;
@@ -108,12 +116,19 @@ export interface CheckDefinition {
   section: string;
   basis: Basis;
   preconditions?: Precondition[];
+  /**
+   * the operations it concerns (--operations): skipped when none is in scope, and a check spanning several covers
+   * the ones in scope only; absent for platform checks (auth, discovery, health, usage, traffic)
+   */
+  operations?: CheckOperations;
+  /** it points the target at fixture pages when the target fetches real pages (the canary decides) */
+  usesFixtureSite?: boolean;
   /** opt-in checks (they hammer or take long) run only when named in --only or --include */
   optIn?: boolean;
   /** checks over the traffic of every other check run after them */
   phase?: "main" | "last" | "traffic";
   /** credits of its own calls (shared probes are counted once, from `probes`) */
-  cost?(contract: Contract, alt: Contract): number;
+  cost?(contract: Contract, alt: Contract, scope: OperationScope): number;
   probes?: Probe<unknown>[];
   run(ctx: RunContext): Promise<CheckOutcome>;
 }
@@ -125,6 +140,8 @@ export interface ConformanceOptions {
   profile?: ProfileName;
   only?: string[];
   skip?: string[];
+  /** operationIds the run is restricted to (default: every operation) */
+  operations?: string[];
   /** opt-in checks to add to the plan */
   include?: string[];
   /** undefined: reports/conformance/<timestamp>; null: no reports */
@@ -144,12 +161,11 @@ export interface ResolvedOptions
   fixtureUrl?: string;
   /** the fixture origin without sitemap, known only when the run serves the fixture site itself */
   fixtureNoSitemapUrl?: string;
+  /** the fixture origin whose sitemap is only at the conventional path (idem) */
+  fixtureConventionalUrl?: string;
+  /** every request the fixture site received so far (idem), to see what a target fetched */
+  fixtureRequests?: string[];
   maxCredits?: number;
-}
-
-export interface PlanEntry {
-  id: string;
-  skipReason?: string;
 }
 
 export interface ConformanceResult {
@@ -159,6 +175,8 @@ export interface ConformanceResult {
   error?: string;
   target: string;
   profile: ProfileName;
+  /** the --operations selection, when the run was restricted */
+  operations?: string[];
   startedAt: string;
   durationMs: number;
   planCredits: number;

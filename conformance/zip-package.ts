@@ -16,7 +16,14 @@ export interface Manifest {
 }
 
 export type ZipReading =
-  | { ok: true; manifest: Manifest; documents: Map<string, string> }
+  | {
+      ok: true;
+      manifest: Manifest;
+      /** path → text of every document the manifest lists */
+      documents: Map<string, string>;
+      /** every entry name of the zip */
+      entries: string[];
+    }
   | { ok: false; problems: string[] };
 
 export function readPackage(contract: Contract, zip: Buffer): ZipReading {
@@ -48,5 +55,5 @@ export function readPackage(contract: Contract, zip: Buffer): ZipReading {
       problems.push(`${page.path}: ${file.length} bytes, the manifest says ${page.bytes}`);
     else documents.set(page.path, strFromU8(file));
   }
-  return problems.length ? { ok: false, problems } : { ok: true, manifest: m, documents };
+  return problems.length ? { ok: false, problems } : { ok: true, manifest: m, documents, entries: Object.keys(files) };
 }

@@ -19,7 +19,9 @@ const invalidBearer: CheckDefinition = {
   basis: { kind: "contract" },
   async run(ctx) {
     const failures: Failure[] = [];
-    for (const op of ctx.contract.contractOperations.filter((o) => o.auth === "required")) {
+    for (const op of ctx.contract.contractOperations.filter(
+      (o) => o.auth === "required" && ctx.scope.has(o.operationId),
+    )) {
       const body = op.requestSchema ? baseBody(op) : undefined;
       const ex = await ctx.http.call(this.id, op.method.toUpperCase(), op.path, { body, auth: INVALID });
       if (status(ex) !== 401)

@@ -13,6 +13,7 @@ const entriesMatch: CheckDefinition = {
   severity: "critical",
   section: "POST /search; POST /news; Batch response",
   basis: { kind: "contract" },
+  operations: ["search", "news"],
   probes: [batchCallsProbe],
   async run(ctx) {
     const failures: Failure[] = [];
@@ -59,6 +60,7 @@ const summaryArithmetic: CheckDefinition = {
   severity: "critical",
   section: "Batch response",
   basis: { kind: "contract" },
+  operations: ["search", "news"],
   phase: "traffic",
   async run(ctx) {
     const failures: Failure[] = [];
@@ -87,6 +89,7 @@ const crawlBatch: CheckDefinition = {
   severity: "major",
   section: "POST /crawl",
   basis: { kind: "decision", decision: "D-crawl-batch" },
+  operations: ["crawl"],
   probes: [batchCallsProbe],
   async run(ctx) {
     const b = (await ctx.probe(batchCallsProbe)).find((x) => x.operationId === "crawl");

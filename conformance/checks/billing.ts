@@ -1,12 +1,14 @@
 // Billing as an outside client observes it: GET /usage before and after (interface-spec "What the service does",
 // "Limits" 3; D-charging for what the interface leaves open).
+import { baseBody } from "../../spec/bounds.ts";
 import { balance, describe, failure, json, measureCharge, ok, status, unreadableBalance } from "../check-helpers.ts";
-import { batchCallsProbe } from "../probes/batch-calls.ts";
+import { operationFor } from "../http-client.ts";
+import { BATCHES, batchCallsProbe } from "../probes/batch-calls.ts";
 import { boundCasesProbe } from "../probes/bound-cases.ts";
 import { deepcrawlProbe } from "../probes/deepcrawl-run.ts";
 import { malformedBodiesProbe } from "../probes/malformed-bodies.ts";
 import { pricedCallsProbe } from "../probes/priced-calls.ts";
-import type { CheckDefinition, Failure } from "../types.ts";
+import type { CheckDefinition, Failure, RunContext } from "../types.ts";
 
 const pricePerOperation: CheckDefinition = {
   id: "billing-price-per-operation",
@@ -14,14 +16,20 @@ const pricePerOperation: CheckDefinition = {
   severity: "critical",
   section: "What the service does",
   basis: { kind: "contract" },
+  operations: (c) => c.prices.paid().map((p) => p.operationId),
   probes: [pricedCallsProbe, deepcrawlProbe],
   async run(ctx) {
     const failures: Failure[] = [];
     const calls = await ctx.probe(pricedCallsProbe);
-    const dc = await ctx.probe(deepcrawlProbe);
-    const measured = [
-      ...calls.map((c) => ({ id: c.operationId, expected: c.expected, m: c.measured, ex: c.measured.result })),
-      {
+    const measured = calls.map((c) => ({
+      id: c.operationId,
+      expected: c.expected,
+      m: c.measured,
+      ex: c.measured.result,
+    }));
+    if (ctx.scope.has("deepcrawl")) {
+      const dc = await ctx.probe(deepcrawlProbe);
+      measured.push({
         id: "deepcrawl",
         expected: ctx.contract.prices.entryCredits("deepcrawl", dc.body),
         m: {
@@ -31,8 +39,8 @@ const pricePerOperation: CheckDefinition = {
           charged: chargedBetween(dc.before, dc.afterStart),
         },
         ex: dc.start,
-      },
-    ];
+      });
+    }
     for (const { id, expected, m, ex } of measured) {
       if (!status(ex) || (status(ex) as number) >= 300) {
         failures.push(failure(`${id}: the priced call did not succeed`, [ex], "2xx", describe(ex)));
@@ -67,10 +75,15 @@ const crawlResultsSurcharge: CheckDefinition = {
   severity: "critical",
   section: "Limits 3",
   basis: { kind: "contract" },
-  cost: (c) => SURCHARGED.reduce((s, x) => s + c.prices.entryCredits(x.operationId, x.body), 0),
+  operations: SURCHARGED.map((s) => s.operationId),
+  cost: (c, _alt, scope) =>
+    SURCHARGED.filter((x) => scope.has(x.operationId)).reduce(
+      (s, x) => s + c.prices.entryCredits(x.operationId, x.body),
+      0,
+    ),
   async run(ctx) {
     const failures: Failure[] = [];
-    for (const s of SURCHARGED) {
+    for (const s of SURCHARGED.filter((x) => ctx.scope.has(x.operationId))) {
       const m = await measureCharge(ctx, this.id, () => ctx.http.call(this.id, "POST", s.path, { body: s.body }));
       const expected = ctx.contract.prices.entryCredits(s.operationId, s.body);
       if (status(m.result) !== 200)
@@ -96,6 +109,7 @@ const batchCost: CheckDefinition = {
   severity: "critical",
   section: "Batch response",
   basis: { kind: "decision", decision: "D-charging" },
+  operations: BATCHES.map((b) => b.operationId),
   probes: [batchCallsProbe],
   async run(ctx) {
     const failures: Failure[] = [];
@@ -163,6 +177,7 @@ const failedEntryFree: CheckDefinition = {
   severity: "major",
   section: "Batch response",
   basis: { kind: "decision", decision: "D-charging" },
+  operations: ["search"],
   preconditions: ["broke-key"],
   async run(ctx) {
     const body = [{ query: "plumbline broke first" }, { query: "plumbline broke second", crawl_results: 1 }];
@@ -185,18 +200,18 @@ const failedEntryFree: CheckDefinition = {
 
 const freeOperations: CheckDefinition = {
   id: "billing-free-operations",
-  title: "Usage, health, discovery and deepcrawl status polling cost nothing",
+  title: "Usage (every period), health, discovery and deepcrawl status polling cost nothing",
   severity: "critical",
   section: "GET /usage; GET /deepcrawl/status/{taskId}; GET /health",
   basis: { kind: "contract" },
   async run(ctx) {
     const calls = [
       "/usage",
-      "/usage?period=month",
+      ...usagePeriods(ctx).map((p) => `/usage?period=${p}`),
       "/health",
       "/deepcrawl/status/dc_plumbline_free_check",
       "/openapi.json",
-    ];
+    ].filter((p) => ctx.scope.has(operationFor(ctx.contract, "GET", p) ?? ""));
     const m = await measureCharge(ctx, this.id, async () => {
       const out = [];
       for (const p of calls) out.push(await ctx.http.call(this.id, "GET", p));
@@ -216,6 +231,12 @@ const freeOperations: CheckDefinition = {
     };
   },
 };
+
+/** Every value of the usage operation's `period` parameter (GET /usage). */
+function usagePeriods(ctx: RunContext): string[] {
+  const period = ctx.contract.operation("usage").parameters.find((p) => p.name === "period");
+  return (period?.schema.enum ?? []).map(String);
+}
 
 const rejectedFree: CheckDefinition = {
   id: "billing-rejected-free",
@@ -248,6 +269,13 @@ const rejectedFree: CheckDefinition = {
   },
 };
 
+/** The zero-balance call: a crawl, or the first paid operation in scope (its first example body). */
+function brokeCall(ctx: RunContext): { path: string; body: unknown } | null {
+  if (ctx.scope.has("crawl")) return { path: "/crawl", body: { url: "https://example.com/plumbline-broke" } };
+  const op = ctx.contract.contractOperations.find((o) => o.pricing && ctx.scope.has(o.operationId));
+  return op ? { path: op.path, body: baseBody(op) } : null;
+}
+
 const zeroBalance402: CheckDefinition = {
   id: "billing-zero-balance-402",
   title: "A zero-balance account calling a paid operation gets 402 with an application/problem+json body",
@@ -256,10 +284,9 @@ const zeroBalance402: CheckDefinition = {
   basis: { kind: "contract" },
   preconditions: ["broke-key"],
   async run(ctx) {
-    const ex = await ctx.http.call(this.id, "POST", "/crawl", {
-      body: { url: "https://example.com/plumbline-broke" },
-      auth: "broke",
-    });
+    const call = brokeCall(ctx);
+    if (!call) return { failures: [], skip: "no paid operation is among --operations" };
+    const ex = await ctx.http.call(this.id, "POST", call.path, { body: call.body, auth: "broke" });
     const ct = ex.response?.contentType.split(";")[0].trim();
     if (status(ex) === 402 && ct === "application/problem+json") return ok();
     return {

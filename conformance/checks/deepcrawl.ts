@@ -3,7 +3,6 @@
 import { describe, failure, json, ok, status } from "../check-helpers.ts";
 import { deepcrawlProbe } from "../probes/deepcrawl-run.ts";
 import type { CheckDefinition, CheckOutcome, Failure, RunContext } from "../types.ts";
-import { readPackage } from "../zip-package.ts";
 
 /**
  * The forward order of the task states: the status enum of the document in its listed order, up to completed
@@ -23,6 +22,7 @@ const accepted: CheckDefinition = {
   severity: "critical",
   section: "POST /deepcrawl",
   basis: { kind: "contract" },
+  operations: ["deepcrawl"],
   probes: [deepcrawlProbe],
   async run(ctx) {
     const { start } = await ctx.probe(deepcrawlProbe);
@@ -43,11 +43,11 @@ const accepted: CheckDefinition = {
 };
 
 /** Shared gate: checks after the start need a started task. */
-async function startedRun(ctx: RunContext) {
+export async function startedRun(ctx: RunContext) {
   const run = await ctx.probe(deepcrawlProbe);
   return run.taskId ? run : null;
 }
-const NOT_STARTED: CheckOutcome = { failures: [], skip: "no task was started (see deepcrawl-accepted-queued)" };
+export const NOT_STARTED: CheckOutcome = { failures: [], skip: "no task was started (see deepcrawl-accepted-queued)" };
 
 const statesForward: CheckDefinition = {
   id: "deepcrawl-states-forward",
@@ -55,6 +55,7 @@ const statesForward: CheckDefinition = {
   severity: "major",
   section: "States and transitions",
   basis: { kind: "decision", decision: "D-deepcrawl-states" },
+  operations: ["deepcrawl"],
   probes: [deepcrawlProbe],
   async run(ctx) {
     const run = await startedRun(ctx);
@@ -92,10 +93,11 @@ const statesForward: CheckDefinition = {
 
 const completes: CheckDefinition = {
   id: "deepcrawl-completes",
-  title: "A task completes within --timeout and then tells where its packaged result is (zipUrl)",
+  title: "A task completes within --timeout and then tells where its packaged result is (r2Key, zipUrl)",
   severity: "critical",
   section: "States and transitions",
   basis: { kind: "contract" },
+  operations: ["deepcrawl"],
   probes: [deepcrawlProbe],
   async run(ctx) {
     const run = await startedRun(ctx);
@@ -124,36 +126,14 @@ const completes: CheckDefinition = {
           ),
         ],
       };
-    const zipUrl = json<{ zipUrl?: unknown }>(last?.exchange ?? shown[0])?.zipUrl;
-    if (typeof zipUrl !== "string" || !/^https?:\/\//.test(zipUrl))
-      return { failures: [failure("completed without a zipUrl", shown, "zipUrl: an http(s) URI", String(zipUrl))] };
-    return ok();
-  },
-};
-
-const zip: CheckDefinition = {
-  id: "deepcrawl-zip-valid",
-  title: "zipUrl serves a zip holding manifest.json (DeepcrawlManifest) and every page document it lists",
-  severity: "major",
-  section: "States and transitions (completed)",
-  basis: { kind: "decision", decision: "D-deepcrawl-zip" },
-  probes: [deepcrawlProbe],
-  async run(ctx) {
-    const run = await startedRun(ctx);
-    if (!run) return NOT_STARTED;
-    if (!run.zip) return { failures: [], skip: "the task did not complete with a zipUrl (see deepcrawl-completes)" };
-    const ex = run.zip;
-    const ct = ex.response?.contentType.split(";")[0].trim();
-    if (status(ex) !== 200 || ct !== "application/zip")
+    const done = json<{ zipUrl?: unknown; r2Key?: unknown }>(last?.exchange ?? shown[0]);
+    if (typeof done?.zipUrl !== "string" || !/^https?:\/\//.test(done.zipUrl))
       return {
-        failures: [failure("zipUrl did not serve a zip", [ex], "200 application/zip", `${describe(ex)} ${ct}`)],
+        failures: [failure("completed without a zipUrl", shown, "zipUrl: an http(s) URI", String(done?.zipUrl))],
       };
-    const reading = readPackage(ctx.contract, ex.raw ?? Buffer.alloc(0));
-    if (!reading.ok) return { failures: reading.problems.map((p) => failure(p, [ex])) };
-    const failures: Failure[] = [];
-    if (reading.manifest.taskId !== run.taskId)
-      failures.push(failure("manifest taskId differs from the task's", [ex], run.taskId, reading.manifest.taskId));
-    return { failures, notes: [`${reading.manifest.pages.length} pages in the manifest`] };
+    if (typeof done.r2Key !== "string" || done.r2Key === "")
+      return { failures: [failure("completed without an r2Key", shown, "r2Key: a locator", String(done.r2Key))] };
+    return ok();
   },
 };
 
@@ -163,6 +143,7 @@ const pollingFree: CheckDefinition = {
   severity: "critical",
   section: "GET /deepcrawl/status/{taskId}",
   basis: { kind: "contract" },
+  operations: ["deepcrawl"],
   probes: [deepcrawlProbe],
   async run(ctx) {
     const run = await startedRun(ctx);
@@ -185,6 +166,7 @@ const unknownId: CheckDefinition = {
   severity: "major",
   section: "Errors; States and transitions (not_found)",
   basis: { kind: "contract" },
+  operations: ["deepcrawlStatus"],
   async run(ctx) {
     const ex = await ctx.http.call(this.id, "GET", `/deepcrawl/status/${UNKNOWN_ID}`);
     const s = json<{ status?: unknown }>(ex)?.status;
@@ -208,6 +190,7 @@ const unknownId404: CheckDefinition = {
   severity: "minor",
   section: "Errors",
   basis: { kind: "decision", decision: "D-status-not-found" },
+  operations: ["deepcrawlStatus"],
   async run(ctx) {
     const ex = await ctx.http.call(this.id, "GET", `/deepcrawl/status/${UNKNOWN_ID}-2`);
     const body = json<{ status?: unknown; taskId?: unknown }>(ex);
@@ -225,4 +208,4 @@ const unknownId404: CheckDefinition = {
   },
 };
 
-export const DEEPCRAWL_CHECKS = [accepted, statesForward, completes, zip, pollingFree, unknownId, unknownId404];
+export const DEEPCRAWL_CHECKS = [accepted, statesForward, completes, pollingFree, unknownId, unknownId404];

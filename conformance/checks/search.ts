@@ -31,6 +31,7 @@ const maxResults: CheckDefinition = {
   severity: "major",
   section: "Search parameters",
   basis: { kind: "contract" },
+  operations: ["search", "news"],
   phase: "traffic",
   async run(ctx) {
     const failures: Failure[] = [];
@@ -49,6 +50,7 @@ const echo: CheckDefinition = {
   severity: "minor",
   section: "Search response",
   basis: { kind: "decision", decision: "D-echo" },
+  operations: ["search", "news"],
   phase: "traffic",
   async run(ctx) {
     const failures: Failure[] = [];
@@ -69,6 +71,7 @@ const crawledContent: CheckDefinition = {
   severity: "minor",
   section: "Search result; Search parameters",
   basis: { kind: "contract" },
+  operations: ["search", "news"],
   phase: "traffic",
   async run(ctx) {
     const failures: Failure[] = [];
@@ -99,6 +102,7 @@ const imagesAndSites: CheckDefinition = {
   severity: "minor",
   section: "Search parameters; Search response",
   basis: { kind: "contract" },
+  operations: ["search"],
   cost: () => 3,
   async run(ctx) {
     const failures: Failure[] = [];

@@ -15,6 +15,7 @@ const readableText: CheckDefinition = {
   severity: "major",
   section: "POST /crawl",
   basis: { kind: "contract" },
+  operations: ["crawl"],
   preconditions: ["fetches-real-pages"],
   cost: () => 1,
   async run(ctx) {
@@ -39,6 +40,7 @@ const targetStatus: CheckDefinition = {
   severity: "major",
   section: "POST /crawl; Errors",
   basis: { kind: "contract" },
+  operations: ["crawl"],
   preconditions: ["fetches-real-pages"],
   // D-charging: a crawl answered 404/410 is charged
   cost: () => 2,

@@ -1,10 +1,11 @@
-// Sitemap semantics on the fixture site (interface-spec "POST /sitemap" behaviour 1-3). Needs a target that fetches
+// Sitemap semantics on the fixture site (interface-spec "POST /sitemap" behaviour 1-4). Needs a target that fetches
 // real pages (canary probe).
 import { describe, failure, json, status } from "../check-helpers.ts";
+import { CONVENTIONAL_ONLY_PAGE } from "../fixtures/fixture-server.ts";
+import { SITEMAP_PAGES } from "../fixtures/site-facts.ts";
 import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts";
 import { fixture } from "./semantics-crawl.ts";
 
-const SITEMAP_PAGES = ["/article.html", "/docs/one.html", "/docs/two.html"];
 const OTHER_HOST = "https://example.org/";
 
 async function links(ctx: RunContext, by: string, body: unknown): Promise<{ ex: Exchange; links: string[] | null }> {
@@ -19,14 +20,16 @@ const followsRobots: CheckDefinition = {
   severity: "major",
   section: "POST /sitemap (behaviour 1)",
   basis: { kind: "contract" },
+  operations: ["sitemap"],
   preconditions: ["fetches-real-pages"],
   cost: () => 1,
   async run(ctx) {
     const { ex, links: l } = await links(ctx, this.id, { url: fixture(ctx, "/links.html"), type: "sitemap" });
     if (!l) return { failures: [failure("no links", [ex], "200 with links[]", describe(ex))] };
     const failures: Failure[] = [];
-    for (const p of SITEMAP_PAGES)
-      if (!l.includes(fixture(ctx, p))) failures.push(failure(`the gzipped child sitemap's ${p} is missing`, [ex]));
+    for (const { path } of SITEMAP_PAGES)
+      if (!l.includes(fixture(ctx, path)))
+        failures.push(failure(`the gzipped child sitemap's ${path} is missing`, [ex]));
     if (l.some((u) => u.startsWith(OTHER_HOST))) failures.push(failure("a URL of another host was returned", [ex]));
     return { failures };
   },
@@ -38,6 +41,7 @@ const fallback: CheckDefinition = {
   severity: "minor",
   section: "POST /sitemap (behaviour 2)",
   basis: { kind: "contract" },
+  operations: ["sitemap"],
   preconditions: ["fetches-real-pages"],
   cost: () => 1,
   async run(ctx) {
@@ -58,6 +62,7 @@ const typeAll: CheckDefinition = {
   severity: "minor",
   section: "POST /sitemap (behaviour 3)",
   basis: { kind: "contract" },
+  operations: ["sitemap"],
   preconditions: ["fetches-real-pages"],
   cost: () => 1,
   async run(ctx) {
@@ -70,4 +75,60 @@ const typeAll: CheckDefinition = {
   },
 };
 
-export const SITEMAP_SEMANTIC_CHECKS = [followsRobots, fallback, typeAll];
+const conventional: CheckDefinition = {
+  id: "sitemap-conventional-path",
+  title: "type sitemap on a site whose robots.txt names no sitemap reads the conventional /sitemap.xml",
+  severity: "minor",
+  section: "POST /sitemap (behaviour 1)",
+  basis: { kind: "contract" },
+  operations: ["sitemap"],
+  preconditions: ["fetches-real-pages"],
+  cost: () => 1,
+  async run(ctx) {
+    const base = ctx.options.fixtureConventionalUrl;
+    if (!base)
+      return { failures: [], skip: "no fixture origin with a conventional sitemap (served only by the run itself)" };
+    const { ex, links: l } = await links(ctx, this.id, { url: `${base}/links.html`, type: "sitemap" });
+    if (!l) return { failures: [failure("no links", [ex], "200 with links[]", describe(ex))] };
+    // no page links to it: only the sitemap at the conventional path declares it
+    const want = `${base}${CONVENTIONAL_ONLY_PAGE}`;
+    return {
+      failures: l.includes(want) ? [] : [failure("the conventional sitemap was not read", [ex], want, l.join(", "))],
+    };
+  },
+};
+
+const noPageContent: CheckDefinition = {
+  id: "sitemap-no-page-content",
+  title: "Neither sitemap mode fetches page content: the pages it lists are never requested from the site",
+  severity: "minor",
+  section: "POST /sitemap (behaviour 4)",
+  basis: { kind: "contract" },
+  operations: ["sitemap"],
+  preconditions: ["fetches-real-pages"],
+  cost: () => 2,
+  async run(ctx) {
+    const log = ctx.options.fixtureRequests;
+    if (!log)
+      return { failures: [], skip: "the fixture site's request log is known only when the run serves the site" };
+    const failures: Failure[] = [];
+    const listed = new Set(SITEMAP_PAGES.map((p) => fixture(ctx, p.path)));
+    for (const type of ["sitemap", "all"]) {
+      const before = log.length;
+      const { ex } = await links(ctx, this.id, { url: fixture(ctx, "/links.html"), type });
+      const fetched = log.slice(before).filter((u) => listed.has(u.split("?")[0]));
+      if (fetched.length)
+        failures.push(
+          failure(
+            `type ${type} fetched the listed pages`,
+            [ex],
+            "only robots.txt, sitemaps and the given page",
+            fetched.join(", "),
+          ),
+        );
+    }
+    return { failures };
+  },
+};
+
+export const SITEMAP_SEMANTIC_CHECKS = [followsRobots, fallback, typeAll, conventional, noPageContent];

@@ -182,7 +182,7 @@ function paymentParams(header: string): Record<string, string> | null {
 
 const paymentChallenge = traffic({
   id: "payment-challenge",
-  title: "Every 402 carries the MPP challenge: Payment id/realm/method/intent/request with the operation's price",
+  title: "Every 402 carries the MPP challenge: Payment id/realm/method mpp/intent/request with the operation's price",
   severity: "major",
   section: "What the service does 2-3; Authentication",
   basis: { kind: "decision", decision: "D-payment-challenge" },
@@ -194,7 +194,8 @@ const paymentChallenge = traffic({
       const r = ex.response as NonNullable<Exchange["response"]>;
       const p = paymentParams(r.headers["www-authenticate"] ?? "");
       const body = (r.json ?? {}) as Record<string, unknown>;
-      const price = ctx.contract.prices.get(ex.operationId as string)?.price;
+      const pricing = ctx.contract.prices.get(ex.operationId as string);
+      const price = pricing?.price;
       let request: Record<string, unknown> = {};
       try {
         request = JSON.parse(Buffer.from(p?.request ?? "", "base64url").toString("utf8"));
@@ -204,6 +205,7 @@ const paymentChallenge = traffic({
       const problems = [
         !p && "no Payment challenge in WWW-Authenticate",
         p && !(p.id && p.realm && p.method) && "challenge lacks id, realm or method",
+        p?.method && pricing && p.method !== pricing.protocol && `method ${p.method} is not ${pricing.protocol}`,
         p && p.intent !== "charge" && 'intent is not "charge"',
         p && request.amount !== price && `request amount ${String(request.amount)} is not the price ${price}`,
         r.headers["cache-control"] !== "no-store" && "Cache-Control is not no-store",

@@ -14,7 +14,9 @@ export const anonymousCallsProbe: Probe<AnonymousCall[]> = {
   cost: () => 0,
   async run(ctx) {
     const out: AnonymousCall[] = [];
-    for (const op of ctx.contract.contractOperations.filter((o) => o.auth === "required")) {
+    for (const op of ctx.contract.contractOperations.filter(
+      (o) => o.auth === "required" && ctx.scope.has(o.operationId),
+    )) {
       const body = op.requestSchema ? baseBody(op) : undefined;
       const exchange = await ctx.http.call("probe:anonymous-calls", op.method.toUpperCase(), op.path, {
         body,

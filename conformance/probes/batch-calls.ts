@@ -2,7 +2,6 @@
 // "Batch response"; D-charging: batches are charged entry by entry).
 import { type Measured, measureCharge } from "../check-helpers.ts";
 import type { Exchange, Probe } from "../types.ts";
-import { fetchesRealPages } from "./canary.ts";
 import { withReachableUrls } from "./target-urls.ts";
 
 export interface BatchCall {
@@ -35,11 +34,15 @@ export const BATCHES: Array<Omit<BatchCall, "measured">> = [
 
 export const batchCallsProbe: Probe<BatchCall[]> = {
   id: "batch-calls",
-  cost: (c) =>
-    BATCHES.reduce((sum, b) => sum + c.prices.requestCredits(b.operationId, b.body), fetchesRealPages.cost(c, c)),
+  usesFixtureSite: true,
+  cost: (c, _alt, scope) =>
+    BATCHES.filter((b) => scope.has(b.operationId)).reduce(
+      (sum, b) => sum + c.prices.requestCredits(b.operationId, b.body),
+      0,
+    ),
   async run(ctx) {
     const out: BatchCall[] = [];
-    for (const b of BATCHES) {
+    for (const b of BATCHES.filter((x) => ctx.scope.has(x.operationId))) {
       const path = ctx.contract.operation(b.operationId).path;
       const body = await withReachableUrls(ctx, b.body);
       const measured = await measureCharge(ctx, "probe:batch-calls", () =>

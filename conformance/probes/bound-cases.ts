@@ -5,7 +5,9 @@
 import { type BoundCase, boundCases } from "../../spec/bounds.ts";
 import type { Contract } from "../../spec/index.ts";
 import { type Measured, measureCharge } from "../check-helpers.ts";
+import type { OperationScope } from "../operation-scope.ts";
 import type { Exchange, Probe, RunContext } from "../types.ts";
+import { withReachableCase } from "./target-urls.ts";
 
 export interface SentCase {
   case: BoundCase;
@@ -26,9 +28,10 @@ interface PlannedCase {
   altValid: boolean;
 }
 
-function plan(primary: Contract, alt: Contract): PlannedCase[] {
+function plan(primary: Contract, alt: Contract, scope: OperationScope): PlannedCase[] {
   const seen = new Map<string, BoundCase>();
   for (const c of [...boundCases(primary), ...boundCases(alt)]) {
+    if (!scope.has(c.operationId)) continue;
     const key = `${c.operationId} ${JSON.stringify(c.body)}`;
     if (!seen.has(key)) seen.set(key, c);
   }
@@ -45,14 +48,15 @@ function pathOf(contract: Contract, operationId: string): string {
 
 export const boundCasesProbe: Probe<BoundProbe> = {
   id: "bound-cases",
-  cost(primary, alt) {
+  usesFixtureSite: true,
+  cost(primary, alt, scope) {
     // an upper bound: every case either set accepts is charged at its contract price
-    return plan(primary, alt)
+    return plan(primary, alt, scope)
       .filter((p) => p.primaryValid || p.altValid)
       .reduce((sum, p) => sum + primary.prices.requestCredits(p.case.operationId, p.case.body), 0);
   },
   async run(ctx: RunContext) {
-    const planned = plan(ctx.contract, ctx.altContract);
+    const planned = plan(ctx.contract, ctx.altContract, ctx.scope);
     const cases: SentCase[] = [];
     const rejectedCharges: BoundProbe["rejectedCharges"] = [];
     const ops = [...new Set(planned.map((p) => p.case.operationId))];
@@ -71,7 +75,9 @@ export const boundCasesProbe: Probe<BoundProbe> = {
       });
       rejectedCharges.push({ operationId, measured });
       for (const p of mine.filter((m) => m.primaryValid || m.altValid)) {
-        const exchange = await ctx.http.call("probe:bound-cases", "POST", path, { body: p.case.body });
+        // accepted cases are really served: on a target that fetches pages, their URLs are the fixture site's
+        const body = await withReachableCase(ctx, p.case.body, p.case.field);
+        const exchange = await ctx.http.call("probe:bound-cases", "POST", path, { body });
         cases.push({ ...p, exchange });
       }
       ctx.progress(`  bound cases of ${operationId}: ${mine.length} sent`);

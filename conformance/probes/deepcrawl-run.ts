@@ -4,6 +4,7 @@
 import { baseBody } from "../../spec/bounds.ts";
 import { type Balance, balance, json } from "../check-helpers.ts";
 import type { Exchange, Probe, RunContext } from "../types.ts";
+import { withReachableUrls } from "./target-urls.ts";
 
 export interface DeepcrawlRun {
   body: unknown;
@@ -63,6 +64,14 @@ export async function runDeepcrawl(ctx: RunContext, by: string, body: unknown): 
 
 export const deepcrawlProbe: Probe<DeepcrawlRun> = {
   id: "deepcrawl-run",
-  cost: (c) => c.prices.entryCredits("deepcrawl", baseBody(c.operation("deepcrawl"))),
-  run: (ctx) => runDeepcrawl(ctx, "probe:deepcrawl-run", baseBody(ctx.contract.operation("deepcrawl"))),
+  usesFixtureSite: true,
+  cost: (c, _alt, scope) =>
+    scope.has("deepcrawl") ? c.prices.entryCredits("deepcrawl", baseBody(c.operation("deepcrawl"))) : 0,
+  // on a target that fetches real pages, the fixture site (its sitemap declares the pages the zip must hold)
+  run: async (ctx) =>
+    runDeepcrawl(
+      ctx,
+      "probe:deepcrawl-run",
+      await withReachableUrls(ctx, baseBody(ctx.contract.operation("deepcrawl"))),
+    ),
 };

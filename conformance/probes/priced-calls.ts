@@ -4,7 +4,6 @@
 import { baseBody } from "../../spec/bounds.ts";
 import { type Measured, measureCharge } from "../check-helpers.ts";
 import type { Exchange, Probe } from "../types.ts";
-import { fetchesRealPages } from "./canary.ts";
 import { withReachableUrls } from "./target-urls.ts";
 
 export interface PricedCall {
@@ -18,14 +17,15 @@ const EXCLUDED = new Set(["deepcrawl"]);
 
 export const pricedCallsProbe: Probe<PricedCall[]> = {
   id: "priced-calls",
-  cost: (c) =>
+  usesFixtureSite: true,
+  cost: (c, _alt, scope) =>
     c.contractOperations
-      .filter((o) => o.pricing && !EXCLUDED.has(o.operationId))
-      .reduce((sum, o) => sum + c.prices.entryCredits(o.operationId, baseBody(o)), fetchesRealPages.cost(c, c)),
+      .filter((o) => o.pricing && !EXCLUDED.has(o.operationId) && scope.has(o.operationId))
+      .reduce((sum, o) => sum + c.prices.entryCredits(o.operationId, baseBody(o)), 0),
   async run(ctx) {
     const out: PricedCall[] = [];
     for (const op of ctx.contract.contractOperations) {
-      if (!op.pricing || EXCLUDED.has(op.operationId)) continue;
+      if (!op.pricing || EXCLUDED.has(op.operationId) || !ctx.scope.has(op.operationId)) continue;
       const body = await withReachableUrls(ctx, baseBody(op));
       const measured = await measureCharge(ctx, "probe:priced-calls", () =>
         ctx.http.call("probe:priced-calls", op.method.toUpperCase(), op.path, { body }),

@@ -27,3 +27,24 @@ async function withUrl<T>(ctx: RunContext, body: T, index: number): Promise<T> {
   if (body === null || typeof body !== "object" || typeof (body as { url?: unknown }).url !== "string") return body;
   return { ...body, url: await reachableUrl(ctx, (body as unknown as { url: string }).url, index) };
 }
+
+/**
+ * A bound case's body pointed at the fixture site. The URL a case is about (its field ends in `/url`) keeps its
+ * length: `/pad/…` pages of the fixture site answer at any path, so the edge of a maxLength stays the edge.
+ */
+export async function withReachableCase<T>(ctx: RunContext, body: T, field: string): Promise<T> {
+  if (!/\/url$/.test(field)) return withReachableUrls(ctx, body);
+  const base = ctx.options.fixtureUrl;
+  const url = (body as { url?: unknown } | null)?.url;
+  if (!base || typeof url !== "string" || !(await ctx.probe(fetchesRealPages)).real) return body;
+  const prefix = `${base.replace(/\/+$/, "")}/pad/`;
+  if (url.length <= prefix.length) return body;
+  return { ...body, url: prefix + "a".repeat(url.length - prefix.length) };
+}
+
+/** A fixture page on a target that fetches real pages, else `fallback` (the document's example URL). */
+export async function fixturePageUrl(ctx: RunContext, path: string, fallback: string): Promise<string> {
+  const base = ctx.options.fixtureUrl;
+  if (!base || !(await ctx.probe(fetchesRealPages)).real) return fallback;
+  return `${base.replace(/\/+$/, "")}${path}`;
+}

@@ -106,7 +106,64 @@ describe("plumbline conform against the mock", () => {
     expect(
       (await conform(["--target", mock.url, "--api-key", "KEY", "--only", "no-such-check", "--no-report"])).code,
     ).toBe(2);
-  }, 30_000);
+  }, 60_000);
+
+  it("restricts the run to --operations: other operations' checks skipped, spanning checks and cost narrowed", async () => {
+    const full = await runConformance({ target: mock.url, apiKey: "KEY", reportDir: null, maxCredits: 0 });
+    const r = await runConformance({
+      target: mock.url,
+      apiKey: "KEY",
+      brokeApiKey: "BROKE",
+      reportDir: null,
+      operations: ["crawl", "sitemap"],
+    });
+    expect(r.exitCode, JSON.stringify(r.checks.filter((c) => c.status === "failed"))).toBe(0);
+    expect(r.operations).toEqual(["crawl", "sitemap"]);
+    expect(r.planCredits).toBeGreaterThan(0);
+    expect(r.planCredits).toBeLessThan(full.planCredits);
+    expect(r.creditsSpent).toBeLessThanOrEqual(r.planCredits);
+    // no request reached an operation outside the selection and the platform's own
+    const reached = new Set(r.exchanges.map((e) => e.operationId).filter((x) => x !== null));
+    const allowed = ["crawl", "sitemap", "health", "usage", "getOpenApiDocument", "getProtectedResourceMetadata"];
+    expect([...reached].filter((op) => !allowed.includes(op as string))).toEqual([]);
+    const status = (id: string) => r.checks.find((c) => c.id === id);
+    for (const id of ["deepcrawl-completes", "search-echo", "screenshot-pixel-size", "extract-results-match-format"])
+      expect(status(id)).toMatchObject({ status: "skipped", reason: "operation not selected" });
+    for (const id of [
+      "billing-price-per-operation",
+      "auth-invalid-bearer-401",
+      "billing-zero-balance-402",
+      "health-status-version",
+    ])
+      expect(status(id)?.status).toBe("passed");
+    const priced = r.exchanges.filter((e) => e.by === "probe:priced-calls" && e.request.method === "POST");
+    expect(priced.map((e) => e.operationId)).toEqual(["crawl", "sitemap"]);
+  }, 60_000);
+
+  it("brings the deepcrawl status poll with deepcrawl, and exits 2 on an unknown operation id", async () => {
+    const r = await runConformance({
+      target: mock.url,
+      apiKey: "KEY",
+      reportDir: null,
+      operations: ["deepcrawl"],
+      only: ["deepcrawl-completes", "deepcrawl-unknown-id", "crawl-batch-urls"],
+    });
+    expect(r.checks.map((c) => [c.id, c.status])).toEqual([
+      ["crawl-batch-urls", "skipped"],
+      ["deepcrawl-completes", "passed"],
+      ["deepcrawl-unknown-id", "passed"],
+    ]);
+    const bad = await runConformance({
+      target: mock.url,
+      apiKey: "KEY",
+      reportDir: null,
+      operations: ["crawl", "crawll"],
+    });
+    expect(bad).toMatchObject({ exitCode: 2, error: expect.stringMatching(/unknown operation id\(s\).*crawll/) });
+    const cli = await conform(["--target", mock.url, "--api-key", "KEY", "--operations", "nope", "--no-report"]);
+    expect(cli.code).toBe(2);
+    expect(cli.out).toMatch(/unknown operation id\(s\) in --operations: nope/);
+  }, 60_000);
 
   it("exits 2 when the target is unreachable, refuses the key, or the plan exceeds --max-credits", async () => {
     const run = (o: { target?: string; apiKey?: string; maxCredits?: number }) =>

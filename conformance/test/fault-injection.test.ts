@@ -1,19 +1,41 @@
 // The suite bites: each variant breaks one behaviour of a correct target (the mock) through a proxy, and the run
-// must fail with the check that owns that behaviour.
+// must fail with exactly the check that owns that behaviour (plus the ones a variant names in `alsoFails`, when
+// the broken behaviour is judged twice by design); the other checks of its `only` list keep passing or skip.
+import { strFromU8, strToU8, unzipSync, type Zippable, zipSync } from "fflate";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockProcess, startMockProcess } from "../../test-support/mock-process.ts";
 import { runConformance } from "../index.ts";
-import { type Fault, jsonOf, type ProxiedRequest, startFaultProxy, withJson } from "./fault-proxy.ts";
+import {
+  type Fault,
+  jsonOf,
+  type ProxiedRequest,
+  type ProxiedResponse,
+  startFaultProxy,
+  withJson,
+} from "./fault-proxy.ts";
 
 type Json = Record<string, unknown>;
 const isBatch = (req: ProxiedRequest) => req.body.length > 0 && req.body.toString().trimStart().startsWith("[");
 const post = (req: ProxiedRequest, path: string) => req.method === "POST" && req.path === path;
+const sent = (req: ProxiedRequest) => JSON.parse(req.body.toString("utf8")) as Json;
+const ok200 = (req: ProxiedRequest, res: ProxiedResponse, path: string) => post(req, path) && res.status === 200;
+const isZip = (req: ProxiedRequest, res: ProxiedResponse) => req.path.endsWith(".zip") && res.status === 200;
+
+/** A zip answer rebuilt after `edit` changed its entries. */
+function rezip(res: ProxiedResponse, edit: (files: Record<string, Uint8Array>) => void): ProxiedResponse {
+  const files = unzipSync(new Uint8Array(res.body));
+  edit(files);
+  return { ...res, body: Buffer.from(zipSync(files as Zippable)) };
+}
 
 interface Variant {
   name: string;
   fault: Fault;
   only: string[];
   fails: string;
+  /** other checks of `only` that judge the same broken behaviour and must fail too */
+  alsoFails?: string[];
 }
 
 const VARIANTS: Variant[] = [
@@ -28,6 +50,8 @@ const VARIANTS: Variant[] = [
     },
     only: ["billing-batch-cost", "batch-summary-arithmetic"],
     fails: "batch-summary-arithmetic",
+    // totalCost is also compared with the balance drop
+    alsoFails: ["billing-batch-cost"],
   },
   {
     name: "batch entries in reverse order",
@@ -52,6 +76,8 @@ const VARIANTS: Variant[] = [
     fault: { rewrite: (req, res) => (post(req, "/deepcrawl") && res.status === 202 ? { ...res, status: 200 } : res) },
     only: ["deepcrawl-accepted-queued", "response-status-listed"],
     fails: "deepcrawl-accepted-queued",
+    // 200 is not among the statuses POST /deepcrawl lists
+    alsoFails: ["response-status-listed"],
   },
   {
     name: "every crawl charged twice",
@@ -169,6 +195,164 @@ const VARIANTS: Variant[] = [
     only: ["billing-price-per-operation", "response-media-type"],
     fails: "response-media-type",
   },
+  {
+    name: "a screenshot one viewport pixel narrower than asked",
+    fault: {
+      rewrite: async (req, res) => {
+        if (!ok200(req, res, "/screenshot")) return res;
+        const image = sharp(res.body);
+        const { width = 2, height = 2, format = "png" } = await image.metadata();
+        return {
+          ...res,
+          body: await image
+            .resize(width - 1, height, { fit: "fill" })
+            .toFormat(format)
+            .toBuffer(),
+        };
+      },
+    },
+    only: ["screenshot-image-format", "screenshot-pixel-size"],
+    fails: "screenshot-pixel-size",
+  },
+  {
+    name: "every screenshot encoded and labelled as PNG whatever the format asked",
+    fault: {
+      rewrite: async (req, res) =>
+        ok200(req, res, "/screenshot")
+          ? {
+              ...res,
+              headers: { ...res.headers, "content-type": "image/png" },
+              body: await sharp(res.body).png().toBuffer(),
+            }
+          : res,
+    },
+    only: ["screenshot-image-format", "screenshot-pixel-size"],
+    fails: "screenshot-image-format",
+  },
+  {
+    name: "screenshot bytes cut short after an intact header",
+    fault: {
+      rewrite: (req, res) =>
+        ok200(req, res, "/screenshot") ? { ...res, body: res.body.subarray(0, Math.floor(res.body.length / 2)) } : res,
+    },
+    only: ["screenshot-image-format", "screenshot-pixel-size"],
+    fails: "screenshot-image-format",
+  },
+  {
+    name: "extract results that ignore the response_format (a required field dropped, an object for an array)",
+    fault: {
+      rewrite: (req, res) => {
+        if (!ok200(req, res, "/extract")) return res;
+        const b = jsonOf(res) as { results: unknown };
+        const results = Array.isArray(b.results) ? { items: b.results } : { ...(b.results as Json), sku: undefined };
+        return withJson(res, { ...b, results });
+      },
+    },
+    only: ["extract-results-match-format", "extract-openai-wrapper", "response-schema"],
+    fails: "extract-results-match-format",
+    // the wrapper's object schema is the same, so its results lose the required field too
+    alsoFails: ["extract-openai-wrapper"],
+  },
+  {
+    name: "the OpenAI-style response_format wrapper ignored (the page's main facts instead)",
+    fault: {
+      rewrite: (req, res) => {
+        if (!ok200(req, res, "/extract") || (sent(req).response_format as Json)?.type !== "json_schema") return res;
+        const b = jsonOf(res) as Json;
+        return withJson(res, { ...b, results: { title: "A page", url: sent(req).url } });
+      },
+    },
+    only: ["extract-results-match-format", "extract-openai-wrapper", "response-schema"],
+    fails: "extract-openai-wrapper",
+  },
+  {
+    name: "a deepcrawl zip without manifest.json",
+    fault: {
+      rewrite: (req, res) =>
+        isZip(req, res)
+          ? rezip(res, (files) => {
+              delete files["manifest.json"];
+            })
+          : res,
+    },
+    only: ["deepcrawl-completes", "deepcrawl-zip-valid", "deepcrawl-zip-layout"],
+    fails: "deepcrawl-zip-valid",
+  },
+  {
+    name: "deepcrawl documents without front matter (manifest sizes kept consistent)",
+    fault: {
+      rewrite: (req, res) =>
+        isZip(req, res)
+          ? rezip(res, (files) => {
+              const manifest = JSON.parse(strFromU8(files["manifest.json"])) as {
+                pages: Array<{ path: string | null; bytes: number }>;
+              };
+              for (const page of manifest.pages) {
+                if (!page.path) continue;
+                const doc = strToU8(strFromU8(files[page.path]).replace(/^---\n[\s\S]*?\n---\n\n?/, ""));
+                files[page.path] = doc;
+                page.bytes = doc.byteLength;
+              }
+              files["manifest.json"] = strToU8(JSON.stringify(manifest));
+            })
+          : res,
+    },
+    only: ["deepcrawl-zip-valid", "deepcrawl-zip-layout"],
+    fails: "deepcrawl-zip-layout",
+  },
+  {
+    name: "trending answers whose trendingParameters leave out max_results",
+    fault: {
+      rewrite: (req, res) => {
+        if (!ok200(req, res, "/trending")) return res;
+        const b = jsonOf(res) as { trendingParameters: Json };
+        return withJson(res, { ...b, trendingParameters: { ...b.trendingParameters, max_results: undefined } });
+      },
+    },
+    only: ["billing-price-per-operation", "parameters-echo", "trending-max-results"],
+    fails: "parameters-echo",
+  },
+  {
+    name: "more trending results than max_results",
+    fault: {
+      rewrite: (req, res) => {
+        if (!ok200(req, res, "/trending")) return res;
+        const b = jsonOf(res) as { results: unknown[] };
+        return withJson(res, { ...b, results: [...b.results, ...b.results, ...b.results, ...b.results] });
+      },
+    },
+    only: ["billing-price-per-operation", "parameters-echo", "trending-max-results"],
+    fails: "trending-max-results",
+  },
+  {
+    name: "a payment challenge naming another payment method",
+    fault: {
+      rewrite: (_req, res) =>
+        res.status === 402
+          ? {
+              ...res,
+              headers: {
+                ...res.headers,
+                "www-authenticate": String(res.headers["www-authenticate"]).replace('method="mpp"', 'method="x402"'),
+              },
+            }
+          : res,
+    },
+    only: ["auth-anonymous-refused", "payment-challenge"],
+    fails: "payment-challenge",
+  },
+  {
+    name: "a completed deepcrawl status without r2Key",
+    fault: {
+      rewrite: (req, res) => {
+        if (!req.path.startsWith("/deepcrawl/status/") || res.status !== 200) return res;
+        const b = jsonOf(res) as Json;
+        return b.status === "completed" ? withJson(res, { ...b, r2Key: undefined }) : res;
+      },
+    },
+    only: ["deepcrawl-completes", "deepcrawl-states-forward", "response-schema"],
+    fails: "deepcrawl-completes",
+  },
 ];
 
 let mock: MockProcess;
@@ -207,7 +391,10 @@ describe("the suite rejects broken targets", () => {
           only: v.only,
         });
         expect(r.exitCode).toBe(1);
-        expect(r.checks.filter((c) => c.status === "failed").map((c) => c.id)).toContain(v.fails);
+        const failed = r.checks.filter((c) => c.status === "failed").map((c) => c.id);
+        expect(failed.sort(), JSON.stringify(r.checks.map((c) => [c.id, c.status, c.failures[0]?.message]))).toEqual(
+          [v.fails, ...(v.alsoFails ?? [])].sort(),
+        );
       } finally {
         await proxy.close();
       }

@@ -22,7 +22,7 @@ export interface Fault {
   duplicate?(req: ProxiedRequest): boolean;
   /** a hidden extra call to the target after this one (e.g. a charge) */
   sideCall?(req: ProxiedRequest, res: ProxiedResponse): ProxiedRequest | null;
-  rewrite?(req: ProxiedRequest, res: ProxiedResponse): ProxiedResponse;
+  rewrite?(req: ProxiedRequest, res: ProxiedResponse): ProxiedResponse | Promise<ProxiedResponse>;
 }
 
 export interface RunningProxy {
@@ -76,7 +76,7 @@ export async function startFaultProxy(targetUrl: string, fault: Fault): Promise<
         let res = await forward(target, req);
         const side = fault.sideCall?.(req, res);
         if (side) await forward(target, side);
-        if (fault.rewrite) res = fault.rewrite(req, res);
+        if (fault.rewrite) res = await fault.rewrite(req, res);
         const headers: Record<string, string | string[]> = {};
         for (const [k, v] of Object.entries(res.headers))
           if (v !== undefined && k !== "transfer-encoding") headers[k] = v;

@@ -2,7 +2,13 @@
 // canary token hashed from its URL, status pages, and an origin without any sitemap.
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canaryToken, type FixtureServer, startFixtureServer } from "../fixtures/fixture-server.ts";
+import {
+  CONVENTIONAL_ONLY_PAGE,
+  canaryToken,
+  type FixtureServer,
+  startFixtureServer,
+} from "../fixtures/fixture-server.ts";
+import { PRODUCT_PAGE, SHOT_PAGE, SITEMAP_PAGES } from "../fixtures/site-facts.ts";
 
 let site: FixtureServer;
 beforeAll(async () => {
@@ -28,6 +34,43 @@ describe("the fixture site", () => {
     expect((await fetch(`${site.url}/status/410`)).status).toBe(410);
     expect((await fetch(`${site.noSitemapUrl}/robots.txt`)).status).toBe(404);
     expect((await fetch(`${site.noSitemapUrl}/links.html`)).status).toBe(200);
+  });
+
+  it("carries the canary token in a link too, and serves a page at any /pad/ address", async () => {
+    const html = await (await fetch(`${site.url}/canary/abc123`)).text();
+    expect(html).toContain(`href="/canary-link/${canaryToken("abc123")}"`);
+    expect((await fetch(`${site.url}/pad/${"a".repeat(300)}`)).status).toBe(200);
+  });
+
+  it("serves a sitemap at the conventional path only on the third origin, and logs every request", async () => {
+    const before = site.requests.length;
+    expect(await (await fetch(`${site.conventionalUrl}/robots.txt`)).text()).not.toMatch(/Sitemap:/i);
+    const xml = await (await fetch(`${site.conventionalUrl}/sitemap.xml`)).text();
+    expect(xml).toContain(`<loc>${site.conventionalUrl}${CONVENTIONAL_ONLY_PAGE}</loc>`);
+    expect(await (await fetch(`${site.conventionalUrl}/links.html`)).text()).not.toContain(CONVENTIONAL_ONLY_PAGE);
+    expect(site.requests.slice(before)).toEqual([
+      `${site.conventionalUrl}/robots.txt`,
+      `${site.conventionalUrl}/sitemap.xml`,
+      `${site.conventionalUrl}/links.html`,
+    ]);
+  });
+
+  it("holds the facts site-facts.ts states (their rendering is proven in real-pages.test.ts)", async () => {
+    const shot = await (await fetch(`${site.url}${SHOT_PAGE.path}`)).text();
+    const { left, top, width, height } = SHOT_PAGE.box;
+    for (const rule of [
+      `height: ${SHOT_PAGE.height}px`,
+      `left: ${left}px`,
+      `top: ${top}px`,
+      `width: ${width}px`,
+      `height: ${height}px`,
+    ])
+      expect(shot).toContain(rule);
+    expect(shot).toContain(`id="${SHOT_PAGE.selector.slice(1)}"`);
+    const product = await (await fetch(`${site.url}${PRODUCT_PAGE.path}`)).text();
+    for (const v of [PRODUCT_PAGE.product.name, PRODUCT_PAGE.product.sku, ...PRODUCT_PAGE.plans.map((p) => p.plan)])
+      expect(product).toContain(v);
+    for (const p of SITEMAP_PAGES) expect(await (await fetch(`${site.url}${p.path}`)).text()).toContain(p.phrase);
   });
 
   it("keeps requests inside the site folder", async () => {

@@ -1,0 +1,70 @@
+// Shared probe: one screenshot per format the contract lists, each with its own viewport (the first asks for
+// nothing: the default format and viewport are judged too), of the fixture screenshot page on a target that fetches
+// real pages and of the document's example URL otherwise. The image-format and pixel-size checks judge the same
+// answers.
+import { baseBody } from "../../spec/bounds.ts";
+import type { Contract, JsonSchema } from "../../spec/index.ts";
+import { SHOT_PAGE } from "../fixtures/site-facts.ts";
+import type { OperationScope } from "../operation-scope.ts";
+import type { Exchange, Probe, RunContext } from "../types.ts";
+import { fixturePageUrl } from "./target-urls.ts";
+
+export interface Viewport {
+  width: number;
+  height: number;
+  device_scale_factor: number;
+}
+
+export interface Shot {
+  format: string;
+  /** the viewport the image must have, defaults filled in */
+  viewport: Viewport;
+  body: Record<string, unknown>;
+  exchange: Exchange;
+}
+
+// viewports other than the default, within the contract's bounds, whose pixel sizes are whole numbers
+const VIEWPORTS: Viewport[] = [
+  { width: 640, height: 400, device_scale_factor: 2 },
+  { width: 800, height: 600, device_scale_factor: 1.5 },
+];
+
+const schemas = (c: Contract) => c.document.components?.schemas ?? {};
+
+/** The image formats of the screenshot request, the default first (the probe's first shot leaves it out). */
+export function screenshotFormats(c: Contract): string[] {
+  const format = (schemas(c).ScreenshotRequest as JsonSchema).properties?.format as JsonSchema;
+  const all = (format.enum ?? []).map(String);
+  return [String(format.default), ...all.filter((f) => f !== String(format.default))];
+}
+
+/** The viewport a request without one gets (ScreenshotViewport's defaults). */
+export function defaultViewport(c: Contract): Viewport {
+  const p = (schemas(c).ScreenshotViewport as JsonSchema).properties ?? {};
+  return {
+    width: Number(p.width?.default),
+    height: Number(p.height?.default),
+    device_scale_factor: Number(p.device_scale_factor?.default),
+  };
+}
+
+export const screenshotPrice = (c: Contract) =>
+  c.prices.entryCredits("screenshot", baseBody(c.operation("screenshot")));
+
+export const screenshotShotsProbe: Probe<Shot[]> = {
+  id: "screenshot-shots",
+  usesFixtureSite: true,
+  cost: (c, _alt, scope: OperationScope) =>
+    scope.has("screenshot") ? screenshotFormats(c).length * screenshotPrice(c) : 0,
+  async run(ctx: RunContext) {
+    const url = await fixturePageUrl(ctx, SHOT_PAGE.path, String(baseBody(ctx.contract.operation("screenshot")).url));
+    const out: Shot[] = [];
+    for (const [i, format] of screenshotFormats(ctx.contract).entries()) {
+      const viewport = i === 0 ? defaultViewport(ctx.contract) : VIEWPORTS[(i - 1) % VIEWPORTS.length];
+      const body = i === 0 ? { url } : { url, format, viewport };
+      const exchange = await ctx.http.call("probe:screenshot-shots", "POST", "/screenshot", { body });
+      out.push({ format, viewport, body, exchange });
+    }
+    return out;
+  },
+};

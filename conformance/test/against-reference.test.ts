@@ -1,0 +1,101 @@
+// The suite against the reference implementation, restricted to what it implements so far (--operations
+// crawl,sitemap; the other operations answer 502 until they land): the whole suite runs over exactly that part,
+// the reference really fetches the fixture site (the canary comes back), so the semantic crawl and sitemap checks
+// run instead of being skipped, and every check of the other operations is skipped as not selected.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ReferenceProcess, startReferenceProcess } from "../../test-support/reference-process.ts";
+import { runConformance } from "../index.ts";
+import type { ConformanceResult } from "../types.ts";
+import { type Fault, jsonOf, startFaultProxy, withJson } from "./fault-proxy.ts";
+
+let reference: ReferenceProcess;
+let result: ConformanceResult;
+
+beforeAll(async () => {
+  reference = await startReferenceProcess({ keys: ["KEY:100000", "BROKE:0"], args: ["--rate-limit", "0"] });
+  result = await runConformance({
+    target: reference.url,
+    apiKey: "KEY",
+    brokeApiKey: "BROKE",
+    reportDir: null,
+    operations: ["crawl", "sitemap"],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await reference?.stop();
+});
+
+describe("the suite against the reference, --operations crawl,sitemap", () => {
+  it("passes every check it runs", () => {
+    const failed = result.checks.filter((c) => c.status === "failed");
+    expect(failed.map((c) => [c.id, c.failures.slice(0, 3).map((f) => `${f.message} ${f.actual ?? ""}`)])).toEqual([]);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("runs the semantic crawl and sitemap checks for real, and skips only what is not selected", () => {
+    const by = (id: string) => result.checks.find((c) => c.id === id)?.status;
+    const real = [
+      "crawl-readable-text",
+      "crawl-target-status",
+      "sitemap-follows-robots",
+      "sitemap-fallback-links",
+      "sitemap-type-all",
+      "sitemap-conventional-path",
+      "sitemap-no-page-content",
+    ];
+    for (const id of real) expect(by(id), id).toBe("passed");
+    const skipped = result.checks.filter((c) => c.status === "skipped");
+    expect(skipped.filter((c) => c.reason !== "operation not selected").map((c) => [c.id, c.reason])).toEqual([]);
+  });
+});
+
+// The sitemap checks that only a real target reaches bite too: the reference, broken one way through the proxy.
+const SITEMAP_VARIANTS: Array<{ name: string; fault: Fault; fails: string }> = [
+  {
+    name: "a sitemap answer that drops what only the conventional /sitemap.xml declares",
+    fault: {
+      rewrite: (req, res) => {
+        if (req.path !== "/sitemap" || res.status !== 200) return res;
+        const b = jsonOf(res) as { links: string[] };
+        return withJson(res, { links: b.links.filter((l) => !l.includes("only-in-sitemap")) });
+      },
+    },
+    fails: "sitemap-conventional-path",
+  },
+  {
+    name: "a sitemap call that also fetches the pages it lists",
+    fault: {
+      rewrite: async (req, res) => {
+        if (req.path !== "/sitemap" || res.status !== 200) return res;
+        const b = jsonOf(res) as { links: string[] };
+        await Promise.all(
+          b.links.filter((l) => l.startsWith("http://127.0.0.1")).map((l) => fetch(l).catch(() => null)),
+        );
+        return res;
+      },
+    },
+    fails: "sitemap-no-page-content",
+  },
+];
+
+describe("the real-target sitemap checks bite", () => {
+  for (const v of SITEMAP_VARIANTS) {
+    it(`fails ${v.fails} alone for ${v.name}`, async () => {
+      const proxy = await startFaultProxy(reference.url, v.fault);
+      try {
+        const r = await runConformance({
+          target: proxy.url,
+          apiKey: "KEY",
+          reportDir: null,
+          operations: ["crawl", "sitemap"],
+          only: ["sitemap-follows-robots", "sitemap-conventional-path", "sitemap-no-page-content"],
+        });
+        expect(r.checks.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([v.fails]);
+        expect(r.checks.filter((c) => c.status === "skipped")).toEqual([]);
+      } finally {
+        await proxy.close();
+      }
+    }, 60_000);
+  }
+});
