@@ -1,0 +1,49 @@
+// A `plumbline` command started as a child process, resolved with the URL it prints once listening ("… listening
+// on http://…"), as a CI job would see it; `stop()` sends SIGTERM and waits for the exit. Test glue only: the
+// mock and reference launchers are this with their own arguments.
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../bin/plumbline.js", import.meta.url));
+
+export interface CliProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `cleanup` runs once the process is gone, whether it stopped, failed to start or exited on its own. */
+export function startCliProcess(args: string[], name: string, cleanup: () => void = () => {}): Promise<CliProcess> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the ${name} did not start: ${out}`));
+    }, 60_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      cleanup();
+      reject(new Error(`the ${name} exited with ${code}: ${out}`)); // no-op once resolved
+    });
+    child.stderr?.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stdout?.on("data", (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      resolve({
+        url: m[1],
+        child,
+        stop: () =>
+          new Promise<void>((r) => {
+            if (child.exitCode !== null || child.signalCode !== null) return r();
+            child.once("exit", () => r());
+            child.kill("SIGTERM");
+          }),
+      });
+    });
+  });
+}
