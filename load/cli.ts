@@ -5,10 +5,11 @@ import { COMPARE_HELP, compareCommand } from "./compare/compare-cli.ts";
 import { progressLine, renderSummary } from "./render-summary.ts";
 import { runLoad } from "./run-load.ts";
 import { listScenarios, readScenario } from "./scenario-file.ts";
+import { needsFixture } from "./scenario-vars.ts";
 
 export const LOAD_HELP = `Usage: plumbline load --target URL --api-key KEY [--scenario NAME] [--duration S] [--warmup S]
-                      [--connections N] [--rate R] [--thresholds FILE] [--baseline FILE] [--report-dir DIR | --no-report]
-                      [--allow-remote] [--seed N]
+                      [--connections N] [--rate R] [--thresholds FILE|NAME] [--fixture-url URL] [--baseline FILE]
+                      [--report-dir DIR | --no-report] [--allow-remote] [--seed N]
        plumbline load --list
        plumbline load compare [--scenario NAME] [--duration S] [--connections N] [--rounds N] [--report-dir DIR]
 
@@ -21,13 +22,21 @@ export const LOAD_HELP = `Usage: plumbline load --target URL --api-key KEY [--sc
   --connections N     closed loop: concurrent connections (default 10); open loop: the most sockets used
   --rate R            open loop: R arrivals per second on a fixed schedule, latency measured from each
                       scheduled arrival (coordinated omission shows instead of hiding)
-  --thresholds FILE   budgets (default load/thresholds/mock.json; load/thresholds/reference.json for the reference)
+  --thresholds FILE   budgets: a path, or a name in load/thresholds/ (default mock; reference for the reference)
+  --fixture-url URL   a site the target can fetch, filled into {{fixture}} in scenario bodies; the reference
+                      scenario needs one (plumbline conform serve-fixtures serves it on 127.0.0.1:4020)
   --baseline FILE     an earlier load.json: fail on a regression beyond the file's baseline.maxRegressionPercent
   --report-dir DIR    default reports/load/<timestamp>: load.json and report.html
 
+Against the reference (it fetches real pages: point it at a fixture site, never the open web):
+  plumbline conform serve-fixtures &
+  plumbline reference --key LOAD:100000000 --rate-limit 0 --allow-private-network &
+  plumbline load --target http://127.0.0.1:8080 --api-key LOAD --scenario reference \\
+                 --fixture-url http://127.0.0.1:4020 --thresholds reference
+
 Exit codes: 0 every threshold holds, 1 a threshold, the credit accounting or the baseline broke (named),
 2 the run could not proceed (bad arguments, a remote target without --allow-remote, unreachable target,
-refused key, a scenario or thresholds file that does not check).
+refused key, a scenario or thresholds file that does not check, {{fixture}} without --fixture-url).
 
 ${COMPARE_HELP}`;
 
@@ -48,6 +57,7 @@ export async function loadCommand(argv: string[]): Promise<number> {
       connections: { type: "string" },
       rate: { type: "string" },
       thresholds: { type: "string" },
+      "fixture-url": { type: "string" },
       baseline: { type: "string" },
       "report-dir": { type: "string" },
       "no-report": { type: "boolean", default: false },
@@ -64,7 +74,8 @@ export async function loadCommand(argv: string[]): Promise<number> {
   if (values.list) {
     for (const name of listScenarios()) {
       const s = readScenario(name);
-      console.log(`${name.padEnd(18)} ${s.ok ? s.scenario.description : s.error}`);
+      const fixture = s.ok && needsFixture(s.scenario) ? " (needs --fixture-url)" : "";
+      console.log(`${name.padEnd(18)} ${s.ok ? s.scenario.description : s.error}${fixture}`);
     }
     return 0;
   }
@@ -82,6 +93,7 @@ export async function loadCommand(argv: string[]): Promise<number> {
     connections: num(values.connections),
     rate: num(values.rate),
     thresholds: values.thresholds,
+    fixtureUrl: values["fixture-url"],
     baseline: values.baseline,
     reportDir: values["no-report"] ? null : values["report-dir"],
     allowRemote: values["allow-remote"],

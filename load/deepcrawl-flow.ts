@@ -16,6 +16,8 @@ export interface FlowInput {
   recorder: SampleRecorder;
   apiKey: string;
   flow: FlowSpec;
+  /** "{{name}}" values for the submitted body (`fixture`) */
+  vars?: Record<string, string>;
   durationSeconds: number;
   connections: number;
   rate: number | null;
@@ -70,7 +72,7 @@ export async function runDeepcrawlFlows(input: FlowInput): Promise<{ ok: true } 
     { operation: "deepcrawl", example: input.flow.example, body: input.flow.example ? undefined : input.flow.body },
     0,
     input.contract,
-    { apiKey: input.apiKey },
+    { apiKey: input.apiKey, vars: input.vars },
   );
   if (!submitBuild.ok) return { ok: false, error: `flow: ${submitBuild.error}` };
   const submit = submitBuild.template;

@@ -44,6 +44,7 @@ export function judgeRun(f: RunFacts): LoadReport {
     startedAt: f.startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     target: f.target,
+    ...(o.fixture ? { fixture: o.fixture } : {}),
     scenario: { name: f.scenario.name, kind: f.scenario.kind, description: f.scenario.description },
     mode,
     durationSeconds: o.durationSeconds,

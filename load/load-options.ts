@@ -1,5 +1,6 @@
 // The options of a load run, their defaults and their bounds: every run is bounded in time.
 import type { ProgressSample } from "./sample-recorder.ts";
+import { fixtureBase } from "./scenario-vars.ts";
 
 export interface LoadOptions {
   /** base URL of the target, e.g. http://127.0.0.1:4010 */
@@ -15,6 +16,11 @@ export interface LoadOptions {
   connections?: number;
   /** arrivals per second: an open loop at this fixed rate instead of a closed loop */
   rate?: number;
+  /**
+   * base URL of a fixture site the target can fetch, filled into `{{fixture}}` in scenario bodies (the `reference`
+   * scenario needs one: a target that really crawls cannot reach the spec examples' public hosts from a test box)
+   */
+  fixtureUrl?: string;
   /** thresholds file (default load/thresholds/mock.json); null: no thresholds */
   thresholds?: string | null;
   /** an earlier load.json to compare with */
@@ -39,6 +45,8 @@ export interface ResolvedOptions {
   connections: number;
   rate: number | null;
   seed: number;
+  /** the fixture site's base URL without trailing slash, or null */
+  fixture: string | null;
 }
 
 export const MAX_DURATION_SECONDS = 600;
@@ -57,6 +65,8 @@ export function resolveOptions(o: LoadOptions): { ok: true; value: ResolvedOptio
     return { ok: false, error: `--rate takes 0 < R <= 100000 arrivals per second, not ${o.rate}` };
   if (!o.apiKey) return { ok: false, error: "--api-key is required (or $PLUMBLINE_API_KEY)" };
   if (o.seed !== undefined && !Number.isSafeInteger(o.seed)) return { ok: false, error: "--seed takes an integer" };
+  const fixture = o.fixtureUrl === undefined ? null : fixtureBase(o.fixtureUrl);
+  if (fixture && !fixture.ok) return fixture;
   return {
     ok: true,
     value: {
@@ -66,6 +76,7 @@ export function resolveOptions(o: LoadOptions): { ok: true; value: ResolvedOptio
       connections,
       rate: o.rate ?? null,
       seed: o.seed ?? 1,
+      fixture: fixture?.value ?? null,
     },
   };
 }

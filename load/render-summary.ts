@@ -21,6 +21,7 @@ export function renderSummary(r: LoadReport, files: { json: string; html: string
   const shape = r.mode === "open" ? `open loop at ${r.rate}/s` : `closed loop, ${r.connections} connections`;
   const lines = [
     `${r.pass ? "PASS" : "FAIL"}  ${r.scenario.name} against ${r.target} (${shape}, ${r.durationSeconds} s)`,
+    ...(r.fixture ? [`fixture site: ${r.fixture}`] : []),
     "",
     `${"operation".padEnd(16)} ${pad("answers", 8)} ${pad("per s", 7)} ${pad("avg ms", 8)} ${pad("p50 ms", 8)} ${pad("p95 ms", 8)} ${pad("p99 ms", 8)} ${pad("errors", 8)}`,
     row("overall", r.overall),
@@ -53,7 +54,10 @@ export function renderSummary(r: LoadReport, files: { json: string; html: string
     );
   if (r.breaches.length) lines.push("", "broken:", ...r.breaches.map((b) => `  ✗ ${b}`));
   if ((r.overall.statuses["429"] ?? 0) > 0)
-    lines.push("", "note: the target answered 429 (rate limit); start the mock with --rate-limit 0 for load runs");
+    lines.push(
+      "",
+      "note: the target answered 429 (rate limit); start the mock or the reference with --rate-limit 0 for load runs",
+    );
   if (files) lines.push("", `report: ${files.html}`, `        ${files.json}`);
   return lines.join("\n");
 }

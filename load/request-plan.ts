@@ -3,6 +3,7 @@
 // contract refuses (or an "invalid" one it accepts) is a scenario error before any traffic is sent.
 import type { Contract } from "../spec/index.ts";
 import type { RequestEntry } from "./scenario-file.ts";
+import { fillVars } from "./scenario-vars.ts";
 
 export const TEMPLATE_TAG_HEADER = "x-plumbline-template";
 
@@ -27,14 +28,11 @@ export type TemplateBuild = { ok: true; template: RequestTemplate } | { ok: fals
 
 export interface PlanOptions {
   apiKey: string;
-  /** captured by setup steps, substituted into "{{name}}" */
+  /** substituted into "{{name}}" in bodies, queries and path parameters: setup captures, `fixture` */
   vars?: Record<string, string>;
   /** the peer comparison tags each request with its template's index, so a bare server can answer its bytes */
   tagTemplates?: boolean;
 }
-
-const substitute = (v: string, vars: Record<string, string>) =>
-  v.replace(/\{\{(\w+)\}\}/g, (_, name: string) => vars[name] ?? `{{${name}}}`);
 
 function resolveBody(
   entry: RequestEntry,
@@ -55,19 +53,30 @@ function successStatus(contract: Contract, operationId: string): number {
 }
 
 export function buildTemplate(
-  entry: RequestEntry,
+  scenarioEntry: RequestEntry,
   index: number,
   contract: Contract,
   options: PlanOptions,
 ): TemplateBuild {
-  const id = entry.operation;
+  const id = scenarioEntry.operation;
   if (!contract.contractOperations.some((o) => o.operationId === id))
     return { ok: false, error: `unknown operation "${id}"` };
   const op = contract.operation(id);
-  const vars = options.vars ?? {};
+  // placeholders are filled first: the contract judges the body that is sent
+  const filled = fillVars(
+    {
+      body: scenarioEntry.body,
+      rawBody: scenarioEntry.rawBody,
+      query: scenarioEntry.query,
+      params: scenarioEntry.params,
+    },
+    options.vars ?? {},
+  );
+  if (!filled.ok) return { ok: false, error: `${id}: ${filled.error}` };
+  const entry: RequestEntry = { ...scenarioEntry, ...filled.value };
   const body = resolveBody(entry, contract);
   if (!body.ok) return body;
-  const params = Object.fromEntries(Object.entries(entry.params ?? {}).map(([k, v]) => [k, substitute(v, vars)]));
+  const params = entry.params ?? {};
   const missing = op.parameters.filter((p) => p.in === "path" && params[p.name] === undefined).map((p) => p.name);
   if (missing.length) return { ok: false, error: `${id} needs path parameter(s) ${missing.join(", ")}` };
   const paramCheck = contract.validators.checkParameters(id, { query: entry.query ?? {}, path: params });

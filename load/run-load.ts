@@ -15,6 +15,7 @@ import { buildPlan } from "./request-plan.ts";
 import { SampleRecorder } from "./sample-recorder.ts";
 import { readScenario } from "./scenario-file.ts";
 import { runSetup } from "./scenario-setup.ts";
+import { FIXTURE_MISSING, FIXTURE_VAR, needsFixture } from "./scenario-vars.ts";
 import { checkTarget } from "./target-guard.ts";
 import { DEFAULT_THRESHOLDS, NO_THRESHOLDS, readThresholdSet } from "./threshold-file.ts";
 import type { LoadReport } from "./types.ts";
@@ -36,6 +37,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   const read = readScenario(o.scenario);
   if (!read.ok) return cannot(read.error);
   const scenario = read.scenario;
+  if (o.fixture === null && needsFixture(scenario)) return cannot(`scenario ${scenario.name}: ${FIXTURE_MISSING}`);
   const mode = o.rate === null ? "closed" : "open";
   const opIds = contract.contractOperations.map((op) => op.operationId);
   const thresholds =
@@ -54,6 +56,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
     if (!start.ok && start.status === null) return cannot(`cannot reach ${url.origin}: ${start.error}`);
     if (!start.ok && (start.status === 401 || start.status === 403))
       return cannot(`the target refused the API key (${start.error})`);
+    const vars: Record<string, string> = o.fixture === null ? {} : { [FIXTURE_VAR]: o.fixture };
     // setup steps are not measured traffic, but what they spend counts for the accounting check
     const setupLedger = new SampleRecorder();
     const setup = await runSetup(scenario.setup, {
@@ -61,6 +64,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
       sender: control,
       apiKey: options.apiKey,
       recorder: setupLedger,
+      vars,
     });
     if (!setup.ok) return cannot(setup.error);
     const plan =
@@ -94,6 +98,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
           ...input,
           apiKey: options.apiKey,
           flow: scenario.flow ?? {},
+          vars,
           rate: o.rate,
         });
         if (!flows.ok) return cannot(flows.error);

@@ -19,9 +19,9 @@ function pointer(doc: unknown, ptr: string): unknown {
 
 export async function runSetup(
   steps: SetupStep[],
-  ctx: { contract: Contract; sender: Sender; apiKey: string; recorder: SampleRecorder },
+  ctx: { contract: Contract; sender: Sender; apiKey: string; recorder: SampleRecorder; vars?: Record<string, string> },
 ): Promise<SetupOutcome> {
-  const vars: Record<string, string> = {};
+  const vars: Record<string, string> = { ...ctx.vars };
   for (const [i, step] of steps.entries()) {
     const built = buildTemplate(step, i, ctx.contract, { apiKey: ctx.apiKey, vars });
     if (!built.ok) return { ok: false, error: `setup[${i}]: ${built.error}` };

@@ -1,7 +1,8 @@
 // A thresholds file (load/thresholds/*.json): expressions per key ("overall", an operationId, "flow:deepcrawl"),
 // defaults for every scenario with per-scenario replacements, the credit-accounting switch and the baseline
 // tolerance. Budgets live in committed files and only move on purpose (style 9).
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseThreshold, type Threshold } from "./threshold-expression.ts";
 
@@ -92,7 +93,21 @@ export function parseThresholdSet(
   };
 }
 
-export function readThresholdSet(path: string, scenario: string, knownKeys: string[]): ThresholdSetRead {
+const isPath = (nameOrPath: string) => /[/\\]|\.json$/.test(nameOrPath);
+
+/** A file of load/thresholds/ by name ("mock", "reference"), or a path. */
+export function thresholdPath(nameOrPath: string): string {
+  return isPath(nameOrPath) ? nameOrPath : join(THRESHOLD_DIR, `${nameOrPath}.json`);
+}
+
+export function readThresholdSet(nameOrPath: string, scenario: string, knownKeys: string[]): ThresholdSetRead {
+  const path = thresholdPath(nameOrPath);
+  if (!isPath(nameOrPath) && !existsSync(path)) {
+    const known = readdirSync(THRESHOLD_DIR)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => basename(f, ".json"));
+    return { ok: false, error: `no thresholds "${nameOrPath}" in load/thresholds/ (known: ${known.join(", ")})` };
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));

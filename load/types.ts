@@ -121,6 +121,8 @@ export interface LoadReport {
   startedAt: string;
   finishedAt: string;
   target: string;
+  /** the fixture site filled into `{{fixture}}` (absent in reports of runs without one) */
+  fixture?: string;
   scenario: { name: string; kind: "requests" | "deepcrawl-flow"; description: string };
   mode: LoadMode;
   durationSeconds: number;

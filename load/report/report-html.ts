@@ -108,7 +108,7 @@ export function htmlReport(r: LoadReport): string {
     : "";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plumbline load: ${esc(r.scenario.name)} ${r.pass ? "PASS" : "FAIL"}</title><style>${PAGE_STYLE}</style></head><body>
 <h1>${verdict} plumbline load: ${esc(r.scenario.name)}</h1>
-<p class="meta">${esc(r.target)} · ${shape} · ${r.durationSeconds} s · ${esc(r.startedAt)} · ${esc(r.scenario.description)}</p>
+<p class="meta">${esc(r.target)}${r.fixture ? ` (fixture site ${esc(r.fixture)})` : ""} · ${shape} · ${r.durationSeconds} s · ${esc(r.startedAt)} · ${esc(r.scenario.description)}</p>
 ${r.breaches.length ? `<h2>What broke</h2><ul>${r.breaches.map((b) => `<li class="failed">${esc(b)}</li>`).join("")}</ul>` : ""}
 <h2>Charts</h2>${charts(r)}
 <h2>Thresholds</h2><table><tr><th>key</th><th>expression</th><th>actual</th><th>result</th></tr>${thresholds}</table>

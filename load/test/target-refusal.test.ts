@@ -51,6 +51,11 @@ describe("refusal of remote targets", () => {
     [{ apiKey: "" }, /--api-key is required/],
     [{ scenario: "nope" }, /no scenario "nope"; known: .*mixed/],
     [{ thresholds: "/nonexistent.json" }, /thresholds \/nonexistent\.json/],
+    [{ thresholds: "nope" }, /no thresholds "nope" in load\/thresholds\/ \(known: mock, reference\)/],
+    [{ fixtureUrl: "127.0.0.1:4020" }, /--fixture-url "127.0.0.1:4020" is not a URL/],
+    [{ fixtureUrl: "file:///srv/site" }, /--fixture-url must be http\(s\), not file:/],
+    [{ fixtureUrl: "http://127.0.0.1:4020/?a=1" }, /--fixture-url takes a base URL without query/],
+    [{ scenario: "reference" }, /scenario reference: \{\{fixture\}\} is not set: .*--fixture-url URL/],
     [{ baseline: "/nonexistent.json" }, /--baseline \/nonexistent\.json/],
   ])("runLoad(%j) cannot run: exit 2", async (options, message) => {
     const r = await runLoad({ target: "http://127.0.0.1:9", apiKey: "k", reportDir: null, ...options });
