@@ -15,6 +15,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** do not wait and retry on 429 (the rate-limit check wants to see them) */
   noRetry?: boolean;
+  /** "manual": hand a 3xx back instead of following it (the OAuth authorization redirect) */
+  redirect?: "manual";
 }
 
 export const KEY_ENV = { main: "PLUMBLINE_API_KEY", broke: "PLUMBLINE_BROKE_API_KEY" } as const;
@@ -103,7 +105,13 @@ export function createHttpClient(o: ClientOptions): HttpClient {
     exchanges.push(ex);
     const started = performance.now();
     try {
-      const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(o.requestTimeoutMs) });
+      const res = await fetch(url, {
+        method,
+        headers,
+        body,
+        redirect: c.redirect ?? "follow",
+        signal: AbortSignal.timeout(o.requestTimeoutMs),
+      });
       const raw = Buffer.from(await res.arrayBuffer());
       const contentType = res.headers.get("content-type") ?? "";
       const response: RecordedResponse = {

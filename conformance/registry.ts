@@ -7,6 +7,7 @@ import { DEEPCRAWL_CHECKS } from "./checks/deepcrawl.ts";
 import { DEEPCRAWL_ZIP_CHECKS } from "./checks/deepcrawl-zip.ts";
 import { DISCOVERY_CHECKS } from "./checks/discovery.ts";
 import { ECHO_CHECKS } from "./checks/echoes.ts";
+import { OAUTH_CHECKS } from "./checks/oauth-discovery.ts";
 import { RATE_LIMIT_CHECKS } from "./checks/rate-limit.ts";
 import { SEARCH_CHECKS } from "./checks/search.ts";
 import { CRAWL_SEMANTIC_CHECKS } from "./checks/semantics-crawl.ts";
@@ -20,6 +21,7 @@ import type { CheckDefinition } from "./types.ts";
 export const CHECKS: CheckDefinition[] = [
   ...DISCOVERY_CHECKS,
   ...AUTH_CHECKS,
+  ...OAUTH_CHECKS,
   ...BILLING_CHECKS,
   ...BATCH_CHECKS,
   ...BOUNDS_CHECKS,

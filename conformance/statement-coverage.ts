@@ -382,11 +382,11 @@ export const STATEMENTS: Statement[] = [
     "Response 200: binary image body with content type image/png, image/jpeg or image/webp.",
     ["screenshot-image-format", "response-media-type"],
   ),
-  partly(
+  covered(
     "POST /screenshot",
     "Error statuses: 400, 401, 402, 403, 422, 429, 500, 502, 503, 504.",
-    ["response-status-listed"],
-    "403 for a refused target (D-target-refusal) depends on the target's network policy (the reference lifts it for the fixture site)",
+    ["response-status-listed", "target-refusal"],
+    "403 for a refused target (D-target-refusal): a cloud-metadata address, refused under every network policy",
   ),
   covered(
     "POST /sitemap",
@@ -484,17 +484,17 @@ export const STATEMENTS: Statement[] = [
     ["auth-invalid-bearer-401"],
     "runs use an API key; obtaining an OAuth token needs the authorization server and a consenting user",
   ),
-  none(
-    AUTH,
-    "OAuth tokens map to the same user and credit balance as the account dashboard.",
-    "uncovered",
-    "needs an OAuth access token for the account of the API key, which only the authorization server and a consenting user can give",
-  ),
   partly(
     AUTH,
+    "OAuth tokens map to the same user and credit balance as the account dashboard.",
+    ["oauth-discovery"],
+    "an auto-approving authorization server (the mock's) gives a token whose /usage reports credential_type oauth; which account a person approves, and so the balance, only the person knows",
+  ),
+  covered(
+    AUTH,
     "The usage response reports `credential_type` as `oauth` or `api_key`.",
-    ["response-schema"],
-    "OAuth tokens mapping to the same balance needs an OAuth token, as above",
+    ["response-schema", "oauth-discovery"],
+    "oauth with an access token, when the authorization server approves without a person",
   ),
   covered(AUTH, "Credentials must go in the header; putting them in URL query parameters is discouraged.", [
     "auth-query-credential-ignored",
@@ -512,11 +512,11 @@ export const STATEMENTS: Statement[] = [
   covered("Discovery endpoints", "| Machine-readable interface description | {base_url}/openapi.json |", [
     "discovery-openapi-json",
   ]),
-  none(
+  partly(
     "Discovery endpoints",
     "| Authorization-server metadata | {auth_url}/.well-known/oauth-authorization-server |",
-    "not the target's",
-    "the authorization server is another service ({auth_url}); no target plumbline builds includes one",
+    ["oauth-discovery"],
+    "another service ({auth_url}); followed from the protected-resource metadata when it names a reachable one (the mock serves one), skipped otherwise (D-authorization-server)",
   ),
   none(
     "Discovery endpoints",

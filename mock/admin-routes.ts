@@ -1,6 +1,8 @@
 // The admin API under /__mock/ (off the contract's paths; documented in mock/README.md): reset, accounts and
 // balances, the manual clock, the request journal, fault rules, batch entry failures and deepcrawl steering.
 import type { FastifyInstance } from "fastify";
+import { sendError } from "../reference/platform/request-state.ts";
+import { serializeError } from "../spec/index.ts";
 import type { MockAdmin } from "./mock-state.ts";
 
 const int = (minimum = 0) => ({ type: "integer", minimum });
@@ -29,6 +31,7 @@ export function adminRoutes(app: FastifyInstance, admin: MockAdmin) {
       "GET /__mock/deepcrawl",
       "PUT /__mock/deepcrawl/steps",
       "PUT|DELETE /__mock/deepcrawl/next",
+      "GET|PUT /__mock/oauth",
     ],
   }));
 
@@ -205,4 +208,28 @@ export function adminRoutes(app: FastifyInstance, admin: MockAdmin) {
     admin.deepcrawl.setNextScenario(null);
     return { ok: true };
   });
+
+  app.get("/__mock/oauth", async () => admin.oauth.settings());
+  app.put(
+    "/__mock/oauth",
+    {
+      schema: {
+        body: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            grantKey: { type: ["string", "null"], minLength: 1 },
+            accessTokenTtlSeconds: int(1),
+            refreshTokenTtlSeconds: int(1),
+            codeTtlSeconds: int(1),
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      const r = admin.oauth.configure(req.body as object);
+      if (r.ok) return admin.oauth.settings();
+      return sendError(reply, serializeError("PLB_BAD_VALUE", { message: r.description }));
+    },
+  );
 }

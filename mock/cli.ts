@@ -5,7 +5,8 @@ import { DEMO_KEY, startMock } from "./start-mock.ts";
 
 export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010] [--key KEY:CREDITS ...] [--seed N]
                       [--clock real|manual] [--variability normal|max] [--profile primary|alt-bounds]
-                      [--rate-limit N] [--deepcrawl-steps QUEUED_MS,WAITING_MS,PROCESSING_MS] [--log]
+                      [--rate-limit N] [--deepcrawl-steps QUEUED_MS,WAITING_MS,PROCESSING_MS]
+                      [--allow-private-network] [--log]
 
   --key KEY:CREDITS   create an account with this API key and balance (repeatable); with none, the demo key
                       ${DEMO_KEY} with 1000 credits is created and printed. KEY:CREDITS:oauth makes the
@@ -16,6 +17,10 @@ export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010]
                       properties, empty arrays, failed batch entries, failed deepcrawl tasks)
   --rate-limit N      requests per minute per account (default: the document's 200; 0 turns limiting off)
   --deepcrawl-steps   durations of the queued, waiting and processing states (default 1000,1000,3000)
+  --allow-private-network
+                      serve targets on loopback and private hosts (127.0.0.1, localhost, 10/8, …) instead of
+                      refusing them (D-target-refusal: 403 on screenshot, 400 elsewhere); for tests that hand the
+                      mock their own localhost URLs. Cloud metadata and link-local hosts stay refused
   --log               log every request (pino, JSON lines)
 
 Steering from tests: the Prefer header (code=, example=, dynamic=, seed=, latency=, fault=reset|hang,
@@ -50,6 +55,7 @@ export async function mockCommand(argv: string[]): Promise<number> {
       profile: { type: "string", default: "primary" },
       "rate-limit": { type: "string" },
       "deepcrawl-steps": { type: "string" },
+      "allow-private-network": { type: "boolean", default: false },
       log: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -76,6 +82,7 @@ export async function mockCommand(argv: string[]): Promise<number> {
     profile: values.profile,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     deepcrawlSteps: steps ? { queuedMs: steps[0], waitingMs: steps[1], processingMs: steps[2] } : undefined,
+    allowPrivateNetwork: values["allow-private-network"],
     logger: values.log,
   });
   console.log(`plumbline mock listening on ${mock.url}`);

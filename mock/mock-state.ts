@@ -1,7 +1,7 @@
 // Everything the mock keeps, and the admin handle over it. The HTTP admin API (/__mock/…) and in-process callers
 // (startMock().admin) use this one object, so both steer the same state.
 import { randomBytes } from "node:crypto";
-import { createMemoryRateLimitStore } from "../reference/platform/stores.ts";
+import { type AccountStore, createMemoryRateLimitStore } from "../reference/platform/stores.ts";
 import type { ErrorCode } from "../spec/index.ts";
 import {
   createDeepcrawlSimulator,
@@ -18,6 +18,7 @@ import {
   type MockAccountInput,
   type MockAccountView,
 } from "./memory-accounts.ts";
+import { createOAuthAuthority, type OAuthAuthority, withOAuthTokens } from "./oauth-authority.ts";
 import { createRequestJournal, type RequestJournal } from "./request-journal.ts";
 import { codeForStatus } from "./steered-response.ts";
 import { type ClockMode, createVirtualClock, type VirtualClock } from "./virtual-clock.ts";
@@ -49,11 +50,16 @@ export interface MockAdmin {
   faults: FaultRules;
   batchFailures: { set(rule: BatchFailureRule | null): void; get(): BatchFailureRule | null };
   deepcrawl: Pick<DeepcrawlSimulator, "setSteps" | "setNextScenario" | "list" | "steps">;
+  /** the mock's authorization server: which account authorize() grants, token lifetimes (mock clock) */
+  oauth: Pick<OAuthAuthority, "settings" | "configure">;
 }
 
 export interface MockState {
   clock: VirtualClock;
   accounts: MemoryAccounts;
+  /** what the API authenticates with: the accounts' API keys and the authorization server's access tokens */
+  apiAccounts: AccountStore;
+  oauth: OAuthAuthority;
   rateLimitStore: ReturnType<typeof createMemoryRateLimitStore>;
   deepcrawl: DeepcrawlSimulator;
   journal: RequestJournal;
@@ -68,6 +74,7 @@ export function createMockState(o: MockStateOptions): MockState {
   const clock = createVirtualClock(o.clock, start);
   const accounts = createMemoryAccounts(() => clock.now());
   const rateLimitStore = createMemoryRateLimitStore();
+  const oauth = createOAuthAuthority(accounts, () => clock.now());
   const deepcrawl = createDeepcrawlSimulator({
     clock,
     crawler: createSyntheticSiteCrawler({ contract: o.contract, now: () => new Date(clock.now()) }),
@@ -92,6 +99,7 @@ export function createMockState(o: MockStateOptions): MockState {
       journal.clear();
       faults.clear();
       batchRule = null;
+      oauth.clear();
       if (clock.mode === "manual") clock.set(start);
     },
     createAccount(input) {
@@ -118,11 +126,14 @@ export function createMockState(o: MockStateOptions): MockState {
       get: () => batchRule,
     },
     deepcrawl,
+    oauth,
   };
 
   return {
     clock,
     accounts,
+    apiAccounts: withOAuthTokens(accounts, oauth),
+    oauth,
     rateLimitStore,
     deepcrawl,
     journal,

@@ -8,6 +8,8 @@ import { createSyntheticEngines } from "./engines/index.ts";
 import { memoizeEngines } from "./memoized-engines.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
 import { createMockState, type MockAdmin } from "./mock-state.ts";
+import { oauthRoutes } from "./oauth-routes.ts";
+import { refuseDeepcrawlTargets, refuseTargets } from "./refused-targets.ts";
 import { steerEngines } from "./steered-engines.ts";
 import { codeForStatus } from "./steered-response.ts";
 import { installSteering, NO_PREFERENCES, preferencesOf } from "./steering-plugin.ts";
@@ -31,6 +33,8 @@ export interface MockOptions {
   deepcrawlSteps?: Partial<DeepcrawlSteps>;
   profile?: string;
   logger?: boolean;
+  /** serve targets on loopback and private hosts too (D-target-refusal; cloud metadata stays refused) */
+  allowPrivateNetwork?: boolean;
   /** an already loaded contract (saves loading it again in tests) */
   contract?: Contract;
 }
@@ -57,18 +61,21 @@ export async function buildMock(options: MockOptions = {}) {
     deepcrawlSteps: options.deepcrawlSteps,
   });
   const synthetic = createSyntheticEngines({ contract, now: () => new Date(state.clock.now()) });
-  const engines = steerEngines(contract, memoizeEngines(synthetic));
+  const allowPrivate = options.allowPrivateNetwork ?? false;
+  const engines = refuseTargets(steerEngines(contract, memoizeEngines(synthetic)), allowPrivate);
   const plain = Object.freeze({ seed, variability: options.variability ?? "normal" });
   const variabilityOf = (req: Parameters<typeof preferencesOf>[0]) =>
     preferencesOf(req).variability ?? options.variability ?? "normal";
 
   const app = await createPlatform({
     contract,
-    accounts: state.accounts,
+    accounts: state.apiAccounts,
+    // the mock is its own authorization server (oauth-routes.ts)
+    authorizationServer: "self",
     rateLimitStore: state.rateLimitStore,
     clock: state.clock,
     engines,
-    deepcrawl: state.deepcrawl,
+    deepcrawl: refuseDeepcrawlTargets(state.deepcrawl, allowPrivate),
     rateLimits: options.rateLimits,
     logger: options.logger ?? false,
     engineContext: (req) => {
@@ -91,9 +98,10 @@ export async function buildMock(options: MockOptions = {}) {
       // contract-edge mode: every third entry fails, so clients meet partial batches
       return variabilityOf(req) === "max" && index % 3 === 2 ? codeForStatus(502) : null;
     },
-    extend: (app) => {
+    extend: async (app) => {
       installSteering(app, contract, state, seed);
       adminRoutes(app, state.admin);
+      await oauthRoutes(app, state.oauth);
     },
   });
   return { app, state, contract, keys };

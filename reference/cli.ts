@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
-                           [--user-agent UA] [--rate-limit N] [--log]
+                           [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -15,6 +15,9 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --chromium PATH         Chromium for the crawl's browser fallback (default $PLUMBLINE_CHROMIUM, /usr/bin/chromium)
   --user-agent UA         User-Agent of outbound requests; name your contact page, e.g.
                           "examplebot/1.0 (+https://example.com/bot)" (default plumbline-reference/VERSION)
+  --authorization-server URL
+                          the OAuth authorization server (issuer URL) the protected-resource metadata names;
+                          without it authorization_servers is empty: this reference issues no OAuth tokens
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
 Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
@@ -106,6 +109,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "allow-private-network": { type: "boolean", default: false },
       chromium: { type: "string" },
       "user-agent": { type: "string" },
+      "authorization-server": { type: "string" },
       "rate-limit": { type: "string" },
       log: { type: "boolean", default: false },
     },
@@ -123,6 +127,9 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const userAgent = values["user-agent"];
   if (userAgent !== undefined && !/^[\x20-\x7e]{1,256}$/.test(userAgent))
     throw new Error("--user-agent takes 1..256 printable ASCII characters");
+  const authorizationServer = values["authorization-server"];
+  if (authorizationServer !== undefined && !/^https?:\/\/[^\s/]+/.test(authorizationServer))
+    throw new Error("--authorization-server takes an http(s) URL");
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -133,6 +140,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     allowPrivateNetwork: values["allow-private-network"],
     chromiumPath: values.chromium,
     userAgent,
+    authorizationServer,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     logger: values.log,
   });

@@ -21,6 +21,8 @@ export interface ReferenceOptions {
   /** accounts seeded at start (tests, demos); an existing key keeps its account */
   keys?: Array<{ key: string; credits: number; credentialType?: "api_key" | "oauth" }>;
   allowPrivateNetwork?: boolean;
+  /** the issuer URL of the authorization server the protected-resource metadata names (none by default) */
+  authorizationServer?: string;
   /** Chromium for the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
   chromiumPath?: string;
   /** the User-Agent of outbound requests; a deployment names its own contact page here */
@@ -65,6 +67,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     engines: { ...unimplementedEngines, ...engines, ...o.engines },
     deepcrawl: o.deepcrawl ?? unimplementedDeepcrawl,
     rateLimits: o.rateLimits,
+    authorizationServer: o.authorizationServer,
     logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
   });
   const host = o.host ?? "127.0.0.1";

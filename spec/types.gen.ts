@@ -264,7 +264,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** REST protected-resource metadata (RFC 9728) */
+        /**
+         * REST protected-resource metadata (RFC 9728)
+         * @description Names the authorization server when the implementation has one, else an empty `authorization_servers`
+         *     (D-authorization-server).
+         */
         get: operations["getProtectedResourceMetadata"];
         put?: never;
         post?: never;

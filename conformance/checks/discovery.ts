@@ -38,7 +38,7 @@ const openapi: CheckDefinition = {
 
 const resourceMetadata: CheckDefinition = {
   id: "discovery-protected-resource",
-  title: "The protected-resource metadata is served, names an authorization server, and the 401 challenge points to it",
+  title: "The protected-resource metadata is served with its authorization servers, and the 401 challenge points to it",
   severity: "major",
   section: "Authentication 4; Discovery endpoints",
   basis: { kind: "contract" },
@@ -48,14 +48,15 @@ const resourceMetadata: CheckDefinition = {
     const doc = json<{ resource?: unknown; authorization_servers?: unknown }>(ex);
     if (status(ex) !== 200 || !doc)
       failures.push(failure("metadata document not served", [ex], "200 JSON", describe(ex)));
-    else if (
-      typeof doc.resource !== "string" ||
-      !Array.isArray(doc.authorization_servers) ||
-      doc.authorization_servers.length === 0
-    )
+    else if (typeof doc.resource !== "string" || !Array.isArray(doc.authorization_servers))
       failures.push(
         failure("metadata lacks resource or authorization_servers", [ex], "RFC 9728 members", ex.response?.text),
       );
+    // D-authorization-server: an empty list is honest for a target without one (oauth-discovery then skips)
+    const notes =
+      Array.isArray(doc?.authorization_servers) && doc.authorization_servers.length === 0
+        ? ["the metadata names no authorization server: OAuth clients cannot obtain a token here"]
+        : [];
     const challenge = await ctx.http.call(this.id, "GET", "/usage", {
       auth: { bearer: "plumbline-conformance-invalid-credential" },
     });
@@ -78,7 +79,7 @@ const resourceMetadata: CheckDefinition = {
           url,
         ),
       );
-    return failures.length ? { failures } : ok();
+    return failures.length ? { failures, notes } : ok(notes);
   },
 };
 

@@ -353,6 +353,23 @@ const VARIANTS: Variant[] = [
     only: ["deepcrawl-completes", "deepcrawl-states-forward", "response-schema"],
     fails: "deepcrawl-completes",
   },
+  {
+    name: "a cloud-metadata target crawled instead of refused",
+    fault: {
+      rewrite: (req, res) =>
+        post(req, "/crawl") && res.status === 400 && String(sent(req).url).includes("169.254.169.254")
+          ? withJson(
+              { ...res, status: 200 },
+              {
+                crawlParameters: { url: sent(req).url },
+                results: { title: "meta-data", link: sent(req).url, content: "ami-id\ninstance-id" },
+              },
+            )
+          : res,
+    },
+    only: ["target-refusal"],
+    fails: "target-refusal",
+  },
 ];
 
 let mock: MockProcess;

@@ -32,7 +32,16 @@ let mock: MockProcess;
 let browser: Browser;
 beforeAll(async () => {
   [mock, browser] = await Promise.all([
-    startMockProcess(["--key", "KEY:100000", "--deepcrawl-steps", "0,0,100", "--rate-limit", "0"]),
+    // the stand-in forwards the fixture URLs (127.0.0.1) to the mock, which refuses loopback targets unless told
+    startMockProcess([
+      "--key",
+      "KEY:100000",
+      "--deepcrawl-steps",
+      "0,0,100",
+      "--rate-limit",
+      "0",
+      "--allow-private-network",
+    ]),
     launchHeadlessChromium(),
   ]);
 }, 60_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { forbiddenReason } from "./address-policy.ts";
+import { alwaysForbiddenReason, forbiddenReason, literalHostReason } from "./address-policy.ts";
 
 describe("address policy (issue 5 SSRF guard)", () => {
   it.each([
@@ -34,4 +34,35 @@ describe("address policy (issue 5 SSRF guard)", () => {
       expect(forbiddenReason(ip)).toBeNull();
     },
   );
+
+  it("narrows to cloud metadata and link-local under --allow-private-network", () => {
+    expect(alwaysForbiddenReason("169.254.169.254")).toBe("cloud metadata");
+    expect(alwaysForbiddenReason("fe80::1")).toBe("link-local");
+    for (const ip of ["127.0.0.1", "::1", "10.1.2.3", "192.168.1.1", "100.64.0.1", "8.8.8.8"])
+      expect(alwaysForbiddenReason(ip)).toBeNull();
+  });
+});
+
+describe("literal host policy (the mock: no DNS)", () => {
+  it.each([
+    ["169.254.169.254", "cloud metadata"],
+    ["[::1]", "loopback"],
+    ["127.0.0.1", "loopback"],
+    ["10.0.0.1", "private (10/8)"],
+    ["localhost", "loopback"],
+    ["LOCALHOST.", "loopback"],
+    ["app.localhost", "loopback"],
+    ["metadata.google.internal", "cloud metadata"],
+  ])("refuses %s (%s)", (host, kind) => {
+    expect(literalHostReason(host)).toBe(kind);
+  });
+
+  it("lets public hosts through, and loopback and private ones when private networks are allowed", () => {
+    for (const host of ["example.com", "93.184.216.34", "localhost.example.com", "[2606:4700::1111]"])
+      expect(literalHostReason(host)).toBeNull();
+    for (const host of ["127.0.0.1", "localhost", "192.168.1.1", "[::1]"])
+      expect(literalHostReason(host, true)).toBeNull();
+    expect(literalHostReason("169.254.169.254", true)).toBe("cloud metadata");
+    expect(literalHostReason("metadata.google.internal", true)).toBe("cloud metadata");
+  });
 });

@@ -74,3 +74,43 @@ export function forbiddenReason(ip: string): string | null {
   const inner = family === 6 ? embeddedIpv4(bare) : null;
   return inner ? forbiddenReason(inner) : null;
 }
+
+/**
+ * Kinds still refused with `--allow-private-network`: the flag exists for fixture sites on loopback and private
+ * networks, and nothing a test needs lives on a cloud metadata endpoint or a link-local address (which holds them).
+ */
+const ALWAYS_FORBIDDEN = new Set(["cloud metadata", "link-local"]);
+
+/** forbiddenReason() as `--allow-private-network` narrows it: cloud metadata and link-local addresses only. */
+export function alwaysForbiddenReason(ip: string): string | null {
+  const reason = forbiddenReason(ip);
+  return reason && ALWAYS_FORBIDDEN.has(reason) ? reason : null;
+}
+
+/** Host names of cloud metadata services (GCP, Azure's and AWS's internal names, Alibaba's). */
+const METADATA_NAMES = new Set([
+  "metadata.google.internal",
+  "metadata.goog",
+  "metadata",
+  "instance-data",
+  "instance-data.ec2.internal",
+  "metadata.azure.internal",
+  "metadata.tencentyun.com",
+]);
+
+/**
+ * Why a URL's host must not be fetched, judged on the host as written, with no DNS (the mock resolves nothing):
+ * an IP literal in a refused range, `localhost` and `*.localhost` (RFC 6761 §6.3: loopback by definition), or a
+ * well-known cloud metadata name. The reference judges resolved addresses instead (guarded-lookup.ts).
+ * `hostname` is a WHATWG URL's, so numeric IPv4 forms (`http://2852039166/`) arrive as dotted quads.
+ */
+export function literalHostReason(hostname: string, allowPrivateNetwork = false): string | null {
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
+  if (METADATA_NAMES.has(host)) return "cloud metadata";
+  if (isIP(host)) return allowPrivateNetwork ? alwaysForbiddenReason(host) : forbiddenReason(host);
+  if (allowPrivateNetwork) return null;
+  return host === "localhost" || host.endsWith(".localhost") ? "loopback" : null;
+}

@@ -98,6 +98,27 @@ describe("http client: SSRF guard", () => {
     expect(userAgents.at(-1)).toMatch(/^plumbline-reference\/\d+\.\d+\.\d+( \(\+https?:\/\/.+\))?$/);
   });
 
+  it.each([
+    ["http://169.254.169.254/latest/meta-data/", /cloud metadata/],
+    ["http://[fd00:ec2::254]/", /cloud metadata/],
+    ["http://169.254.10.1/", /link-local/],
+  ])("still refuses %s with allowPrivateNetwork (D-target-refusal)", async (url, message) => {
+    const r = await withClient({ allowPrivateNetwork: true }, (c) => c.fetch(url));
+    expect(r).toMatchObject({ ok: false, code: "PLB_TARGET_FORBIDDEN" });
+    expect(!r.ok && r.message).toMatch(message);
+  });
+
+  it("still refuses a name resolving to cloud metadata, or a redirect there, with allowPrivateNetwork", async () => {
+    const resolve = async () => [{ address: "169.254.169.254", family: 4 }];
+    const named = await withClient({ allowPrivateNetwork: true, resolve }, (c) =>
+      c.fetch("http://metadata.google.internal/computeMetadata/v1/"),
+    );
+    expect(named).toMatchObject({ ok: false, code: "PLB_TARGET_FORBIDDEN" });
+    const redirected = await withClient({ allowPrivateNetwork: true }, (c) => c.fetch(`${site.url}/to-metadata`));
+    expect(redirected).toMatchObject({ ok: false, code: "PLB_TARGET_FORBIDDEN" });
+    expect(!redirected.ok && redirected.message).toMatch(/169\.254\.169\.254 is a cloud metadata/);
+  });
+
   it("sends the User-Agent a deployment names instead", async () => {
     const userAgent = "examplebot/1.0 (+https://example.com/bot)";
     await withClient({ allowPrivateNetwork: true, userAgent }, (c) => c.fetch(`${site.url}/hello`));

@@ -4,14 +4,14 @@
 // unreachable, slow, oversized or otherwise broken target. A 4xx/5xx answer is a response, not a failure.
 import { Agent, request } from "undici";
 import type { EngineResult } from "../platform/engines.ts";
-import { forbiddenReason } from "./address-policy.ts";
+import { alwaysForbiddenReason, forbiddenReason } from "./address-policy.ts";
 import { fail, thrownFailure } from "./fetch-failure.ts";
 import { type AddressPolicy, guardedLookup, literalRefusal, type Resolver, systemResolver } from "./guarded-lookup.ts";
 import { readBody } from "./response-body.ts";
 import { DEFAULT_USER_AGENT } from "./user-agent.ts";
 
 export interface HttpClientOptions {
-  /** fetch loopback and private addresses too (tests, `--allow-private-network`) */
+  /** fetch loopback and private addresses too (tests, `--allow-private-network`); cloud metadata and link-local stay refused */
   allowPrivateNetwork?: boolean;
   connectTimeoutMs?: number;
   /** the whole fetch, redirects and body included */
@@ -63,7 +63,8 @@ function flatten(raw: Record<string, string | string[] | undefined>): Record<str
 }
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
-  const policy = options.allowPrivateNetwork ? null : (options.addressPolicy ?? forbiddenReason);
+  // D-target-refusal: the flag opens loopback and private networks to fixture sites, never cloud metadata
+  const policy = options.allowPrivateNetwork ? alwaysForbiddenReason : (options.addressPolicy ?? forbiddenReason);
   const timeoutMs = options.timeoutMs ?? 15_000;
   const agent = new Agent({
     connect: {

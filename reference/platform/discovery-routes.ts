@@ -5,7 +5,7 @@ import { renderDocsPage } from "./docs-page.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { baseUrlOf } from "./request-state.ts";
 
-export function discoveryRoutes(app: FastifyInstance, o: PlatformOptions & { authorizationServer?: string }) {
+export function discoveryRoutes(app: FastifyInstance, o: PlatformOptions) {
   const docsHtml = renderDocsPage(o.contract);
 
   app.get("/openapi.json", { config: { operationId: "getOpenApiDocument" } }, async (req) => ({
@@ -18,9 +18,11 @@ export function discoveryRoutes(app: FastifyInstance, o: PlatformOptions & { aut
     { config: { operationId: "getProtectedResourceMetadata" } },
     async (req) => {
       const base = baseUrlOf(req, o.publicUrl);
+      const as = o.authorizationServer;
       return {
         resource: base,
-        authorization_servers: [o.authorizationServer ?? base],
+        // D-authorization-server: name an authorization server only when there is one; the member is required
+        authorization_servers: as === undefined ? [] : [as === "self" ? base : as.replace(/\/$/, "")],
         bearer_methods_supported: ["header"],
         scopes_supported: ["openid", "offline_access"],
         resource_documentation: `${base}/docs`,

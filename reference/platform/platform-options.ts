@@ -16,6 +16,11 @@ export interface PlatformOptions {
   rateLimits?: Partial<RateLimitPolicy>;
   /** recipient named in payment challenges */
   paymentRecipient?: string;
+  /**
+   * the authorization server the protected-resource metadata names (D-authorization-server): its issuer URL, or
+   * `self` when the implementation serves one at its own base URL (the mock); absent: none is named
+   */
+  authorizationServer?: string;
   /** the base URL clients use, when it is not the address they reached (a proxy in front) */
   publicUrl?: string;
   /** maximum request body size in bytes (default 1 MiB) */
