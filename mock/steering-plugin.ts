@@ -43,6 +43,7 @@ export function installSteering(app: FastifyInstance, contract: Contract, state:
     const operationId = req.routeOptions.config.operationId;
     if (!operationId) return;
     const op = contract.operation(operationId);
+    req.operation = op; // for the journal, when the answer is steered before the auth hook names it
     const prefs = preferencesOf(req);
     const fired = state.faults.fire(operationId, () => createRng(seed, "fault", counter++));
     const latency = Math.min(
@@ -80,7 +81,7 @@ export function installSteering(app: FastifyInstance, contract: Contract, state:
       atMs: state.clock.now(),
       method: req.method,
       url: req.url,
-      operationId: req.routeOptions.config.operationId ?? null,
+      operationId: req.operation?.operationId ?? null, // set by the auth hook, not req.routeOptions (hot path)
       status: reply.statusCode,
       requestId: req.id,
       accountId: req.account?.id ?? null,

@@ -1,8 +1,9 @@
 // Authentication challenges (interface-spec "Authentication" 1-4; D-auth, D-status-auth, D-payment-challenge).
 // Runs in onRequest, before the body is parsed: an anonymous call to a paid operation gets the 402 challenge
 // whatever its body, as the live service answers.
+import type { onRequestHookHandler } from "fastify";
 import fp from "fastify-plugin";
-import { serializeError } from "../../spec/index.ts";
+import { type OperationSpec, serializeError } from "../../spec/index.ts";
 import { bearerChallenge, paymentChallenge, priceCurrency } from "./payment-challenge.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { baseUrlOf, sendError } from "./request-state.ts";
@@ -22,44 +23,54 @@ export const authPlugin = fp<
     app.decorateRequest("account", null);
     const currency = priceCurrency(o.contract);
 
-    // a callback hook: the common paths (public routes, a known key) allocate no promise of their own
-    app.addHook("onRequest", (req, reply, done) => {
-      const id = req.routeOptions.config.operationId;
-      const op = id ? o.contract.operation(id) : null;
-      req.operation = op;
-      if (!op || op.auth === "none") return done();
-      const credential = bearerCredential(req.headers.authorization);
-      if (credential === null) {
-        if (op.auth === "optional") return done();
-        const baseUrl = baseUrlOf(req, o.publicUrl);
-        if (op.pricing) {
-          const { error, headers } = paymentChallenge("PLB_PAYMENT_REQUIRED", undefined, {
-            baseUrl,
-            realm: req.host,
-            price: op.pricing.price,
-            currency,
-            recipient: o.paymentRecipient ?? "plumbline",
-            nowMs: o.clock.now(),
-          });
-          sendError(reply, error, headers);
+    // A route-level hook added to each contract route as it is registered, bound to its operation: reading
+    // `req.routeOptions` in a global hook builds and freezes a fresh object on every request (measured on the hot
+    // path). Route-level hooks run after the global ones (request headers, the mock's steering), as before.
+    app.addHook("onRoute", (route) => {
+      const id = (route.config as { operationId?: string } | undefined)?.operationId;
+      if (!id) return;
+      const hook = authenticateFor(o.contract.operation(id));
+      route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), hook];
+    });
+
+    /** A callback hook: the common paths (public routes, a known key) allocate no promise of their own. */
+    function authenticateFor(op: OperationSpec): onRequestHookHandler {
+      return (req, reply, done) => {
+        req.operation = op;
+        if (op.auth === "none") return done();
+        const credential = bearerCredential(req.headers.authorization);
+        if (credential === null) {
+          if (op.auth === "optional") return done();
+          const baseUrl = baseUrlOf(req, o.publicUrl);
+          if (op.pricing) {
+            const { error, headers } = paymentChallenge("PLB_PAYMENT_REQUIRED", undefined, {
+              baseUrl,
+              realm: req.host,
+              price: op.pricing.price,
+              currency,
+              recipient: o.paymentRecipient ?? "plumbline",
+              nowMs: o.clock.now(),
+            });
+            sendError(reply, error, headers);
+            return;
+          }
+          sendError(reply, serializeError("PLB_MISSING_CREDENTIAL"), { "www-authenticate": bearerChallenge(baseUrl) });
           return;
         }
-        sendError(reply, serializeError("PLB_MISSING_CREDENTIAL"), { "www-authenticate": bearerChallenge(baseUrl) });
-        return;
-      }
-      const lookup = credential ? o.accounts.authenticate(credential) : Promise.resolve(null);
-      lookup.then((account) => {
-        if (account) {
-          req.account = account;
-          return done();
-        }
-        // D-status-auth: the task id is the capability; a bad credential is not refused on status polling
-        if (op.auth === "optional") return done();
-        sendError(reply, serializeError("PLB_INVALID_TOKEN"), {
-          "www-authenticate": bearerChallenge(baseUrlOf(req, o.publicUrl), "invalid_token"),
-        });
-      }, done);
-    });
+        const lookup = credential ? o.accounts.authenticate(credential) : Promise.resolve(null);
+        lookup.then((account) => {
+          if (account) {
+            req.account = account;
+            return done();
+          }
+          // D-status-auth: the task id is the capability; a bad credential is not refused on status polling
+          if (op.auth === "optional") return done();
+          sendError(reply, serializeError("PLB_INVALID_TOKEN"), {
+            "www-authenticate": bearerChallenge(baseUrlOf(req, o.publicUrl), "invalid_token"),
+          });
+        }, done);
+      };
+    }
   },
   { name: "plumbline-auth", dependencies: ["plumbline-error-handling"] },
 );

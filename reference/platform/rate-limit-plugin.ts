@@ -1,5 +1,6 @@
 // Per-account rate limits (interface-spec "Limits" 4; D-rate-limits): fixed windows shared by all of an
 // account's keys, a tighter window for /screenshot, 429 with Retry-After and the IETF RateLimit headers.
+import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { type RateLimitPolicy, serializeError } from "../../spec/index.ts";
 import type { PlatformOptions } from "./platform-options.ts";
@@ -12,7 +13,13 @@ export const rateLimitPlugin = fp<Pick<PlatformOptions, "contract" | "rateLimitS
     // limiting turned off: no hook at all, so it costs nothing per request
     if (policy.perAccount <= 0) return;
 
-    app.addHook("onRequest", async (req, reply) => {
+    // route-level, after the auth hook that sets the operation and account (auth-plugin.ts adds its hook first)
+    app.addHook("onRoute", (route) => {
+      if (!(route.config as { operationId?: string } | undefined)?.operationId) return;
+      route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), limit];
+    });
+
+    async function limit(req: FastifyRequest, reply: FastifyReply) {
       const op = req.operation;
       const account = req.account;
       // only authenticated calls count: anonymous ones were answered 402/401 already, status polling is free
@@ -47,7 +54,7 @@ export const rateLimitPlugin = fp<Pick<PlatformOptions, "contract" | "rateLimitS
         reply.header("ratelimit-policy", `"${tightest.name}";q=${tightest.limit};w=${policy.windowSeconds}`);
         reply.header("ratelimit", `"${tightest.name}";r=${tightest.remaining};t=${tightest.resetS}`);
       }
-    });
+    }
   },
   { name: "plumbline-rate-limit", dependencies: ["plumbline-auth"] },
 );
