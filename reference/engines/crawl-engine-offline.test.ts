@@ -10,6 +10,8 @@ const ctx: EngineContext = { requestId: "t", variability: "normal", seed: 1, sig
 const clock = { now: () => 0 };
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
 const html = (body: string) => `<html><head><title>Page</title></head><body><main><p>${body}</p></main></body></html>`;
+/** a page whose text a script would write (the fallback's case) */
+const app = (body: string) => html(body).replace("</head>", '<script src="/app.js" defer></script></head>');
 
 function fakeHttp(answer: EngineResult<FetchedResponse> | { body: string; type?: string }): HttpClient {
   const value: EngineResult<FetchedResponse> =
@@ -41,7 +43,7 @@ describe("crawl engine, parts replaced", () => {
   it("renders a page with little static text, at its final URL, with the caller's signal", async () => {
     const renderer = fakeRenderer(rendered(words(80)));
     const r = await createCrawlEngine({
-      http: fakeHttp({ body: html("Loading"), type: "text/html" }),
+      http: fakeHttp({ body: app("Loading"), type: "text/html" }),
       renderer,
       clock,
     })({ url: "https://example.org/start" }, ctx);
@@ -53,8 +55,20 @@ describe("crawl engine, parts replaced", () => {
   });
 
   it.each([
-    ["enableFallback is false", { body: html("Loading") }, false, rendered(words(80))],
-    ["the static text is long enough", { body: html(words(40)) }, true, rendered(words(80))],
+    ["enableFallback is false", { body: app("Loading") }, false, rendered(words(80))],
+    ["the static text is long enough", { body: app(words(40)) }, true, rendered(words(80))],
+    ["the short page runs no script", { body: html("Sign in to continue") }, true, rendered(words(80))],
+    [
+      "its only scripts are data blocks",
+      {
+        body: html("Short product stub").replace(
+          "</head>",
+          '<script type="application/ld+json">{"@type":"Product"}</script><script type="importmap">{}</script></head>',
+        ),
+      },
+      true,
+      rendered(words(80)),
+    ],
   ])("does not render when %s", async (_why, page, enableFallback, result) => {
     const renderer = fakeRenderer(result);
     const r = await createCrawlEngine({ http: fakeHttp({ ...page, type: "text/html" }), renderer, clock })(
@@ -69,19 +83,21 @@ describe("crawl engine, parts replaced", () => {
     ["the render fails", { ok: false, code: "PLB_UPSTREAM_FAILED", message: "boom" } as const],
     ["the render holds less text", rendered("")],
   ])("keeps the static text when %s", async (_why, result) => {
+    const renderer = fakeRenderer(result);
     const r = await createCrawlEngine({
-      http: fakeHttp({ body: html("Loading the page"), type: "text/html" }),
-      renderer: fakeRenderer(result),
+      http: fakeHttp({ body: app("Loading the page"), type: "text/html" }),
+      renderer,
       clock,
     })({ url: "https://example.org/" }, ctx);
     expect(r.ok && r.value.results).toMatchObject({ content: expect.stringContaining("Loading the page") });
     expect(r.ok && r.value.results.metadata?.rendered).toBe(false);
+    expect(renderer.render).toHaveBeenCalledOnce();
   });
 
   it("keeps the static text when Chromium cannot start", async () => {
     const renderer = createBrowserRenderer({ http: fakeHttp({ body: "" }), executablePath: "/nonexistent/chromium" });
     const r = await createCrawlEngine({
-      http: fakeHttp({ body: html("Loading"), type: "text/html" }),
+      http: fakeHttp({ body: app("Loading"), type: "text/html" }),
       renderer,
       clock,
     })({ url: "https://example.org/" }, ctx);

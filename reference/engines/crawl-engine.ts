@@ -1,6 +1,7 @@
 // POST /crawl (interface-spec "POST /crawl"): fetch one public URL and return its title and body as clean text,
 // Markdown per D-crawl-content, with the metadata of D-crawl-metadata. `enableFallback` (default true) renders a page
-// whose static HTML holds little text in headless Chromium and extracts again (metadata.rendered: true).
+// whose static HTML holds little text and runs script in headless Chromium and extracts again (metadata.rendered:
+// true).
 // Failures are values (style 6); their codes are chosen in target-failure.ts.
 import type { Schemas } from "../../spec/index.ts";
 import type { EngineContext, EngineResult } from "../platform/engines.ts";
@@ -9,6 +10,7 @@ import type { PageRenderer } from "./browser-renderer.ts";
 import { bodyKind, decodeText, mediaType } from "./content-type.ts";
 import { extractHtml } from "./html-extract.ts";
 import type { FetchedResponse, HttpClient } from "./http-client.ts";
+import { runsScript } from "./script-signal.ts";
 import { binaryFailure, fetchFailure, statusFailure } from "./target-failure.ts";
 import { textPage } from "./text-page.ts";
 import { countWords } from "./word-count.ts";
@@ -18,7 +20,7 @@ export interface CrawlEngineOptions {
   /** the browser for `enableFallback`; without one the static text stands */
   renderer?: PageRenderer | null;
   clock: Clock;
-  /** fewer words than this in the static text call for the browser (default 30) */
+  /** fewer words than this in the static text of a page that runs script call for the browser (default 30) */
   fallbackMinWords?: number;
 }
 
@@ -41,10 +43,13 @@ function htmlPage(html: string, url: string, res: FetchedResponse, rendered: boo
 export function createCrawlEngine(options: CrawlEngineOptions) {
   const minWords = options.fallbackMinWords ?? 30;
 
-  /** The browser's version of the page when it holds more text than the static one; the static one otherwise. */
-  async function withFallback(page: Page, res: FetchedResponse, ctx: EngineContext): Promise<Page> {
+  /**
+   * The browser's version of the page when it holds more text than the static one; the static one otherwise. Only
+   * a page with little static text that runs script is rendered: without script the browser sees the same text.
+   */
+  async function withFallback(page: Page, html: string, res: FetchedResponse, ctx: EngineContext): Promise<Page> {
     const words = countWords(page.content);
-    if (!options.renderer || words >= minWords) return page;
+    if (!options.renderer || words >= minWords || !runsScript(html)) return page;
     const r = await options.renderer.render(res.url, ctx.signal);
     if (!r.ok) return page;
     const rendered = htmlPage(r.value.html, r.value.url, res, true);
@@ -67,7 +72,7 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
       kind === "html"
         ? htmlPage(text, res.url, res, false)
         : { link: res.url, ...textPage(text, type, res.url), metadata: { rendered: false } };
-    if (kind === "html" && request.enableFallback !== false) page = await withFallback(page, res, ctx);
+    if (kind === "html" && request.enableFallback !== false) page = await withFallback(page, text, res, ctx);
     const metadata: Schemas["CrawlMetadata"] = {
       description: null,
       language: res.headers["content-language"]?.split(",")[0].trim() || null,
