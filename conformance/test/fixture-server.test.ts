@@ -77,3 +77,16 @@ describe("the fixture site", () => {
     expect((await fetch(`${site.url}/..%2f..%2fpackage.json`)).status).toBe(404);
   });
 });
+
+describe("starting the fixture site", () => {
+  it("refuses a port in use with a clear error and leaves nothing listening", async () => {
+    const taken = Number(new URL(site.url).port);
+    // the site asked for on taken - 1: its first port is free, its second (taken) is not
+    const attempt = startFixtureServer(taken - 1);
+    await expect(attempt).rejects.toThrow(/cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
+    // the half-started first origin was closed again: its port can be taken at once
+    const again = await startFixtureServer(taken - 1).catch((err: Error) => err);
+    expect(again).toBeInstanceOf(Error);
+    expect((again as Error).message).not.toMatch(new RegExp(`:${taken - 1} `));
+  });
+});
