@@ -9,6 +9,8 @@ import type { MemoryAccounts } from "./memory-accounts.ts";
 
 export const SCOPES = ["openid", "offline_access"];
 export const GRANT_TYPES = ["authorization_code", "refresh_token"];
+/** how many codes or tokens of one kind are kept before expired ones are swept out */
+const SWEEP_ABOVE = 10_000;
 /** access tokens carry this prefix, so an API key lookup costs no token lookup and the reverse */
 const ACCESS_PREFIX = "plbat_";
 
@@ -126,7 +128,8 @@ export interface OAuthAuthority {
   /** the account an access token stands for, or null (unknown, expired, revoked) */
   authenticate(credential: string): Account | null;
   isAccessToken(credential: string): boolean;
-  settings(): OAuthSettings & { clients: number; activeAccessTokens: number };
+  /** `stored`: codes and tokens held, live or not yet swept (bounded: see sweep) */
+  settings(): OAuthSettings & { clients: number; activeAccessTokens: number; stored: number };
   configure(patch: Partial<OAuthSettings>): OAuthResult<OAuthSettings>;
   clear(): void;
 }
@@ -143,7 +146,18 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
     return settings.grantKey === null ? all[0] : all.find((a) => a.key === settings.grantKey);
   };
 
+  /**
+   * Drops expired codes and tokens once the maps grow, so a long-running mock keeps bounded memory. Only expired
+   * ones: a rotated refresh token must stay known for its lifetime to catch its reuse.
+   */
+  const sweep = () => {
+    const t = now();
+    for (const m of [access, refresh, codes] as Map<string, { expiresAt: number }>[])
+      if (m.size > SWEEP_ABOVE) for (const [k, v] of m) if (v.expiresAt <= t) m.delete(k);
+  };
+
   const issue = (grant: Grant): TokenResponse => {
+    sweep();
     const at = secret(ACCESS_PREFIX);
     access.set(at, { grant, expiresAt: now() + settings.accessTokenTtlSeconds * 1000, revoked: false });
     const out: TokenResponse = {
@@ -315,6 +329,7 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
       ...settings,
       clients: clients.size,
       activeAccessTokens: [...access.values()].filter((t) => live(t)).length,
+      stored: access.size + refresh.size + codes.size,
     }),
     configure(patch) {
       const next = { ...settings, ...patch };
