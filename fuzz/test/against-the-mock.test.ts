@@ -3,7 +3,8 @@
 // and the proof that it bites. Each suite lives in its own file under suites/.
 import { afterAll, beforeAll } from "vitest";
 import { loadContract } from "../../spec/index.ts";
-import { startMockProcess } from "./mock-process.ts";
+import { MOCK_KNOWN_ISSUES } from "./mock-known-issues.ts";
+import { MOCK_KEY, startMockProcess } from "./mock-process.ts";
 import { againstMockSuite } from "./suites/against-mock.ts";
 import { bitesSuite } from "./suites/bites.ts";
 import { cliSuite } from "./suites/cli.ts";
@@ -18,6 +19,13 @@ beforeAll(async () => {
 afterAll(() => shared.mock?.stop());
 
 againstMockSuite(shared);
-replaySuite(shared);
+replaySuite({
+  name: "the mock",
+  url: () => shared.mock.url,
+  contract: () => shared.contract,
+  apiKey: MOCK_KEY,
+  waivers: MOCK_KNOWN_ISSUES,
+  everyKnownWaived: true,
+});
 cliSuite(shared);
 bitesSuite(shared);

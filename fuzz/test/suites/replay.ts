@@ -1,36 +1,51 @@
-// The corpus replayed against the mock, forever after (issue 6 "Reproduction"): every entry of fuzz/corpus/ must
-// pass; every entry of fuzz/corpus/known/ (a known issue of the mock, waived by id in the fuzz tests) must still
-// fail, so the day it is fixed this test says to drop the waiver and move the entry up into the corpus.
+// The corpus replayed forever after (issue 6 "Reproduction"), against the mock and against the reference: every
+// entry of fuzz/corpus/ the target can answer must pass; every entry of fuzz/corpus/known/ waived on the target (a
+// known issue, waived by id in the fuzz tests) must still fail, so the day it is fixed this test says to drop the
+// waiver and move the entry up into the corpus.
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Contract } from "../../../spec/index.ts";
+import type { Waiver } from "../../checks/waivers.ts";
 import { createHttpClient, type HttpClient } from "../../http/http-client.ts";
-import { probeTarget, type TargetInfo } from "../../http/target-probe.ts";
-import { readCorpus } from "../../repro/corpus-entry.ts";
+import { probeTarget } from "../../http/target-probe.ts";
+import { type CorpusEntry, readCorpus } from "../../repro/corpus-entry.ts";
 import { type ReplayContext, replayEntry } from "../../repro/replay-corpus.ts";
-import { MOCK_KNOWN_ISSUES } from "../mock-known-issues.ts";
-import { MOCK_KEY } from "../mock-process.ts";
-import type { SharedMock } from "./shared-mock.ts";
 
 const CORPUS = fileURLToPath(new URL("../../corpus", import.meta.url));
 const KNOWN = fileURLToPath(new URL("../../corpus/known", import.meta.url));
 
-export function replaySuite(shared: SharedMock): void {
+export interface ReplayTarget {
+  /** "the mock", "the reference" */
+  name: string;
+  /** read in beforeAll: the target is started by the entry file's own beforeAll */
+  url(): string;
+  contract(): Contract;
+  apiKey: string;
+  /** the entries this target can answer as the contract says (default: all) */
+  answers?: (entry: CorpusEntry) => boolean;
+  waivers: Waiver[];
+  /** every known entry must have its waiver on this target (the mock); else entries without one are not replayed */
+  everyKnownWaived: boolean;
+}
+
+export function replaySuite(target: ReplayTarget): void {
   let client: HttpClient;
   let ctx: ReplayContext;
+  const answers = target.answers ?? (() => true);
 
-  describe("corpus replay against the mock", () => {
+  describe(`corpus replay against ${target.name}`, () => {
     beforeAll(async () => {
-      client = createHttpClient({ baseUrl: shared.mock.url, apiKey: MOCK_KEY, timeoutMs: 10_000 });
+      client = createHttpClient({ baseUrl: target.url(), apiKey: target.apiKey, timeoutMs: 10_000 });
       const probe = await probeTarget(client);
       if (!probe.ok) throw new Error(probe.reason);
-      ctx = { contract: shared.contract, client, target: probe.target as TargetInfo, apiKey: MOCK_KEY };
+      ctx = { contract: target.contract(), client, target: probe.target, apiKey: target.apiKey };
     });
     afterAll(() => client?.close());
 
     const corpus = readCorpus(CORPUS);
-    const entries = corpus.ok ? corpus.entries : [];
+    const entries = (corpus.ok ? corpus.entries : []).filter((e) => answers(e.entry));
 
-    it("reads a corpus that is never empty and holds every kind of entry", () => {
+    it("replays a corpus that is never empty and holds every kind of entry", () => {
       expect(corpus.ok).toBe(true);
       const kinds = new Set(entries.map((e) => e.entry.property));
       expect([...kinds].sort()).toEqual(["invalid-input", "stateful-model", "valid-input"]);
@@ -44,14 +59,16 @@ export function replaySuite(shared: SharedMock): void {
     }
 
     const known = readCorpus(KNOWN);
-    for (const { file, entry } of known.ok ? known.entries : []) {
+    for (const { file, entry } of (known.ok ? known.entries : []).filter((e) => answers(e.entry))) {
+      const waiver = target.waivers.find((w) => w.id === entry.id);
+      if (!waiver && !target.everyKnownWaived) continue;
       it(`known issue ${entry.id} still reproduces (else remove its waiver and move ${entry.id}.json up)`, async () => {
-        const waiver = MOCK_KNOWN_ISSUES.find((w) => w.id === entry.id);
         expect(waiver, `no waiver with id ${entry.id}`).toBeDefined();
         const out = await replayEntry(ctx, entry);
         expect(out.failures.length, file).toBeGreaterThan(0);
         // the failures are the waived ones, and the waiver recognises its own example
         for (const f of out.failures) expect(waiver?.checks).toContain(f.check);
+        expect(entry.case, "a known issue is one case").toBeDefined();
         expect(waiver?.applies(entry.case as NonNullable<typeof entry.case>)).toBe(true);
       });
     }
