@@ -6,7 +6,7 @@ import fp from "fastify-plugin";
 import { type OperationSpec, serializeError } from "../../spec/index.ts";
 import { bearerChallenge, paymentChallenge, priceCurrency } from "./payment-challenge.ts";
 import type { PlatformOptions } from "./platform-options.ts";
-import { baseUrlOf, sendError } from "./request-state.ts";
+import { addOperationHook, baseUrlOf, sendError } from "./request-state.ts";
 
 /** The credential of an `Authorization: Bearer <credential>` header; "" when the header is there but malformed. */
 export function bearerCredential(header: string | undefined): string | null {
@@ -23,15 +23,9 @@ export const authPlugin = fp<
     app.decorateRequest("account", null);
     const currency = priceCurrency(o.contract);
 
-    // A route-level hook added to each contract route as it is registered, bound to its operation: reading
-    // `req.routeOptions` in a global hook builds and freezes a fresh object on every request (measured on the hot
-    // path). Route-level hooks run after the global ones (request headers, the mock's steering), as before.
-    app.addHook("onRoute", (route) => {
-      const id = (route.config as { operationId?: string } | undefined)?.operationId;
-      if (!id) return;
-      const hook = authenticateFor(o.contract.operation(id));
-      route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), hook];
-    });
+    // bound to each contract route's operation when it is registered (addOperationHook); it runs after the global
+    // hooks (request headers, the mock's steering), as before
+    addOperationHook(app, (id) => authenticateFor(o.contract.operation(id)));
 
     /** A callback hook: the common paths (public routes, a known key) allocate no promise of their own. */
     function authenticateFor(op: OperationSpec): onRequestHookHandler {

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { type RateLimitPolicy, serializeError } from "../../spec/index.ts";
 import type { PlatformOptions } from "./platform-options.ts";
-import { sendError } from "./request-state.ts";
+import { addOperationHook, sendError } from "./request-state.ts";
 
 export const rateLimitPlugin = fp<Pick<PlatformOptions, "contract" | "rateLimitStore" | "clock" | "rateLimits">>(
   async (app, o) => {
@@ -13,11 +13,8 @@ export const rateLimitPlugin = fp<Pick<PlatformOptions, "contract" | "rateLimitS
     // limiting turned off: no hook at all, so it costs nothing per request
     if (policy.perAccount <= 0) return;
 
-    // route-level, after the auth hook that sets the operation and account (auth-plugin.ts adds its hook first)
-    app.addHook("onRoute", (route) => {
-      if (!(route.config as { operationId?: string } | undefined)?.operationId) return;
-      route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), limit];
-    });
+    // after the auth hook that sets the operation and account (registered later, so added later)
+    addOperationHook(app, () => limit);
 
     async function limit(req: FastifyRequest, reply: FastifyReply) {
       const op = req.operation;
