@@ -37,6 +37,8 @@ export interface MockOptions {
   allowPrivateNetwork?: boolean;
   /** an already loaded contract (saves loading it again in tests) */
   contract?: Contract;
+  /** the base of the URLs the mock hands out (zipUrl, resource metadata); default: the request's own host */
+  publicUrl?: string;
 }
 
 export interface RunningMock {
@@ -77,6 +79,7 @@ export async function buildMock(options: MockOptions = {}) {
     engines,
     deepcrawl: refuseDeepcrawlTargets(state.deepcrawl, allowPrivate),
     rateLimits: options.rateLimits,
+    publicUrl: options.publicUrl,
     logger: options.logger ?? false,
     engineContext: (req) => {
       const p = preferencesOf(req);

@@ -54,9 +54,10 @@ export function installSteering(app: FastifyInstance, contract: Contract, state:
     const fault = prefs.fault ?? fired.find((r) => r.fault)?.fault;
     if (fault) {
       if (fault === "hang") await sleep(MAX_LATENCY_MS);
-      // a dropped connection: the client sees a reset, not a response
+      // a dropped connection: the client sees a reset, not a response. Destroying the response destroys its socket
+      // on a real server, and makes an in-process inject (the MSW handlers, mock/msw/) fail the same way
       reply.hijack();
-      req.raw.socket.destroy();
+      reply.raw.destroy();
       return;
     }
     const status = prefs.code ?? fired.find((r) => r.status)?.status;

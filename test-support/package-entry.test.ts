@@ -1,5 +1,5 @@
-// The package as an application imports it: plain Node 20, no loader flag, `import … from "plumbline"` and
-// "plumbline/spec". Their names must be exactly the runtime exports of index.ts and spec/index.ts (the JS
+// The package as an application imports it: plain Node 20, no loader flag, `import … from "plumbline"`,
+// "plumbline/spec" and "plumbline/msw". Their names must be exactly the runtime exports of index.ts and spec/index.ts (the JS
 // entries list them by hand), and the API must work from there: a mock started in process answers.
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
 import * as api from "../index.ts";
+import * as msw from "../mock/msw/index.ts";
 import * as spec from "../spec/index.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -18,12 +19,15 @@ afterAll(() => rmSync(app, { recursive: true, force: true }));
 const CONSUMER = `
 import * as api from "plumbline";
 import * as spec from "plumbline/spec";
+import * as msw from "plumbline/msw";
 const defined = (m) => Object.keys(m).filter((k) => m[k] !== undefined).sort();
 const mock = await api.startMock({ port: 0, keys: [{ key: "consumer-key", credits: 3 }] });
 const usage = await (await fetch(mock.url + "/usage", { headers: { authorization: "Bearer consumer-key" } })).json();
 await mock.close();
 const contract = await spec.loadContract();
-console.log(JSON.stringify({ api: defined(api), spec: defined(spec), usage, operations: contract.operations.length }));
+const handlers = await msw.createMockHandlers({ keys: [{ key: "consumer-key", credits: 3 }] });
+await handlers.close();
+console.log(JSON.stringify({ api: defined(api), spec: defined(spec), msw: defined(msw), handlers: handlers.handlers.length, usage, operations: contract.operations.length }));
 `;
 
 it("works from plain Node through the package's exports, with every export of the TypeScript entries", async () => {
@@ -35,6 +39,8 @@ it("works from plain Node through the package's exports, with every export of th
   const out = JSON.parse(stdout.trim().split("\n").at(-1) as string);
   expect(out.api).toEqual(Object.keys(api).sort());
   expect(out.spec).toEqual(Object.keys(spec).sort());
+  expect(out.msw).toEqual(Object.keys(msw).sort());
+  expect(out.handlers).toBe(1);
   expect(out.usage).toMatchObject({ usage: 3 });
   expect(out.operations).toBeGreaterThan(0);
 }, 60_000);

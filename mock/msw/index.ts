@@ -1,0 +1,7 @@
+// `plumbline/msw`: the stateful mock as MSW request handlers (msw 2.x is a peer dependency: install it yourself).
+export {
+  createMockHandlers,
+  DEFAULT_MSW_BASE_URL,
+  type MockHandlers,
+  type MockHandlersOptions,
+} from "./create-mock-handlers.ts";
