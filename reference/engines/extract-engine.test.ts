@@ -261,3 +261,21 @@ describe("the model path (an OpenAI-compatible chat-completions stand-in)", () =
     expect(user).toContain("[page truncated]");
   });
 });
+
+describe("lists a page does not have", () => {
+  it("a required array the page has no entries for is empty, where the schema allows it", async () => {
+    const extract = createExtractEngine({ http });
+    const schema = {
+      type: "object",
+      properties: { plans: { type: "array", items: { type: "object", properties: { name: { type: "string" } } } } },
+      required: ["plans"],
+    };
+    const r = await extract({ url: `${site.url}/article.html`, response_format: schema }, ctx);
+    expect(r.ok && r.value.results).toEqual({ plans: [] });
+    const atLeastOne = { ...schema, properties: { plans: { ...schema.properties.plans, minItems: 1 } } };
+    expect(await extract({ url: `${site.url}/article.html`, response_format: atLeastOne }, ctx)).toMatchObject({
+      ok: false,
+      code: "PLB_UPSTREAM_FAILED",
+    });
+  });
+});

@@ -216,9 +216,12 @@ export function fillSchema(schema: Schema, facts: PageFacts, hint = "", depth = 
   const types = typesOf(schema);
   if (types.includes("object")) {
     const out: Record<string, unknown> = {};
+    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
     for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
       const v = fillSchema(s, facts, name, depth + 1);
       if (v !== undefined) out[name] = v;
+      // a required list the page has no entries for is stated truthfully as empty, where the schema allows it
+      else if (required.has(name) && typesOf(s).includes("array") && !((s.minItems as number) > 0)) out[name] = [];
     }
     return out;
   }
