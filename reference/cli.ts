@@ -4,6 +4,8 @@ import { parseArgs } from "node:util";
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
+                           [--github-url URL] [--hackernews-url URL] [--model-url URL --model NAME]
+                           [--model-timeout MS]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -18,10 +20,17 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --authorization-server URL
                           the OAuth authorization server (issuer URL) the protected-resource metadata names;
                           without it authorization_servers is empty: this reference issues no OAuth tokens
+  --github-url URL        where /trending reads GitHub's trending page (default https://github.com)
+  --hackernews-url URL    where /trending reads the Hacker News API (default https://hacker-news.firebaseio.com)
+  --model-url URL         an OpenAI-compatible API base (…/v1) for /extract; its key is read from the
+                          environment, PLUMBLINE_MODEL_API_KEY, never from a flag. Without it /extract fills
+                          response_format from the page's structured data, tables, lists and text
+  --model NAME            the model to ask (with --model-url)
+  --model-timeout MS      the longest a model call may take (default 60000)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
-Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
-POST /sitemap; the other operations answer 502 until they land.`;
+Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl,
+POST /sitemap, POST /trending and POST /extract; the other operations answer 502 until they land.`;
 
 const common = {
   "data-dir": { type: "string" as const, default: "data" },
@@ -111,6 +120,11 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "user-agent": { type: "string" },
       "authorization-server": { type: "string" },
       "rate-limit": { type: "string" },
+      "github-url": { type: "string" },
+      "hackernews-url": { type: "string" },
+      "model-url": { type: "string" },
+      model: { type: "string" },
+      "model-timeout": { type: "string" },
       log: { type: "boolean", default: false },
     },
   });
@@ -130,6 +144,14 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const authorizationServer = values["authorization-server"];
   if (authorizationServer !== undefined && !/^https?:\/\/[^\s/]+/.test(authorizationServer))
     throw new Error("--authorization-server takes an http(s) URL");
+  for (const flag of ["github-url", "hackernews-url", "model-url"] as const) {
+    const v = values[flag];
+    if (v !== undefined && !/^https?:\/\/[^\s/]+/.test(v)) throw new Error(`--${flag} takes an http(s) URL`);
+  }
+  if (values["model-url"] && !values.model) throw new Error("--model-url needs --model NAME");
+  const modelTimeout = values["model-timeout"] === undefined ? undefined : Number(values["model-timeout"]);
+  if (modelTimeout !== undefined && (!Number.isInteger(modelTimeout) || modelTimeout < 1000))
+    throw new Error("--model-timeout takes a whole number of milliseconds >= 1000");
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -142,6 +164,15 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     userAgent,
     authorizationServer,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
+    trending: { githubUrl: values["github-url"], hackernewsUrl: values["hackernews-url"] },
+    extractModel: values["model-url"]
+      ? {
+          url: values["model-url"],
+          model: values.model as string,
+          apiKey: process.env.PLUMBLINE_MODEL_API_KEY,
+          timeoutMs: modelTimeout,
+        }
+      : undefined,
     logger: values.log,
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);

@@ -2,7 +2,10 @@
 // the shared platform over SQL stores (SQLite by default, PostgreSQL with databaseUrl) and real engines.
 import type { FastifyInstance } from "fastify";
 import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index.ts";
+import type { ModelOptions } from "./engines/extract/model-extract.ts";
+import { createExtractEngine } from "./engines/extract-engine.ts";
 import { createBrowserRenderer, createCrawlEngine, createHttpClient, createSitemapEngine } from "./engines/index.ts";
+import { createTrendingEngine } from "./engines/trending-engine.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
@@ -28,6 +31,10 @@ export interface ReferenceOptions {
   /** the User-Agent of outbound requests; a deployment names its own contact page here */
   userAgent?: string;
   rateLimits?: Partial<RateLimitPolicy>;
+  /** where /trending reads its platforms (defaults: https://github.com, https://hacker-news.firebaseio.com) */
+  trending?: { githubUrl?: string; hackernewsUrl?: string };
+  /** an OpenAI-compatible chat-completions endpoint for /extract; absent: the deterministic extractor */
+  extractModel?: ModelOptions;
   logger?: boolean;
   contract?: Contract;
   /** engines to use instead of the reference's own (tests) */
@@ -54,10 +61,14 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   // one outbound client for the whole reference, with the SSRF guard (issue 5 "POST /crawl")
   const http = createHttpClient({ allowPrivateNetwork: o.allowPrivateNetwork, userAgent: o.userAgent });
   const renderer = createBrowserRenderer({ http, executablePath: o.chromiumPath });
-  const engines: Partial<Engines> = {
+  // upstreams the operator configured (trending platforms) may sit on a private network: they are not targets
+  const upstreamHttp = createHttpClient({ allowPrivateNetwork: true, userAgent: o.userAgent });
+  const engines = {
     crawl: createCrawlEngine({ http, renderer, clock: realClock }),
     sitemap: createSitemapEngine({ http }),
-  };
+    trending: createTrendingEngine({ contract, http: upstreamHttp, ...o.trending }),
+    extract: createExtractEngine({ http, model: o.extractModel }),
+  } satisfies Partial<Engines>;
   const app = await createPlatform({
     contract,
     accounts,

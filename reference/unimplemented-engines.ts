@@ -10,14 +10,12 @@ const missing = (operation: string) => async (): Promise<EngineResult<never>> =>
   message: `${operation} is not implemented in the plumbline reference yet`,
 });
 
-export const unimplementedEngines: Engines = {
+export const unimplementedEngines: Omit<Engines, "trending" | "extract"> = {
   search: missing("POST /search"),
   news: missing("POST /news"),
   crawl: missing("POST /crawl"),
   screenshot: missing("POST /screenshot"),
   sitemap: missing("POST /sitemap"),
-  trending: missing("POST /trending"),
-  extract: missing("POST /extract"),
 };
 
 export const unimplementedDeepcrawl: DeepcrawlService = {

@@ -539,7 +539,7 @@ export type components = {
                 /** Format: uri */
                 url: string;
             };
-            /** @description Any JSON value; its shape follows the `response_format` supplied. */
+            /** @description Any JSON value; its shape follows the `response_format` supplied (D-extract-engine). */
             results: unknown;
         };
         DeepcrawlRequest: {

@@ -1,32 +1,40 @@
 // The suite against the reference implementation, restricted to what it implements so far (--operations
-// crawl,sitemap; the other operations answer 502 until they land): the whole suite runs over exactly that part,
+// crawl,sitemap,trending,extract, the trending platforms answered by recorded stand-ins; the other operations
+// answer 502 until they land): the whole suite runs over exactly that part,
 // the reference really fetches the fixture site (the canary comes back), so the semantic crawl and sitemap checks
 // run instead of being skipped, and every check of the other operations is skipped as not selected.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ReferenceProcess, startReferenceProcess } from "../../test-support/reference-process.ts";
+import { startUpstreamStandIns, type UpstreamStandIns } from "../../test-support/upstream-stand-ins.ts";
 import { runConformance } from "../index.ts";
 import type { ConformanceResult } from "../types.ts";
 import { type Fault, jsonOf, startFaultProxy, withJson } from "./fault-proxy.ts";
 
 let reference: ReferenceProcess;
+let upstreams: UpstreamStandIns;
 let result: ConformanceResult;
 
 beforeAll(async () => {
-  reference = await startReferenceProcess({ keys: ["KEY:100000", "BROKE:0"], args: ["--rate-limit", "0"] });
+  upstreams = await startUpstreamStandIns();
+  reference = await startReferenceProcess({
+    keys: ["KEY:100000", "BROKE:0"],
+    args: ["--rate-limit", "0", ...upstreams.args],
+  });
   result = await runConformance({
     target: reference.url,
     apiKey: "KEY",
     brokeApiKey: "BROKE",
     reportDir: null,
-    operations: ["crawl", "sitemap"],
+    operations: ["crawl", "sitemap", "trending", "extract"],
   });
 }, 120_000);
 
 afterAll(async () => {
   await reference?.stop();
+  await upstreams?.close();
 });
 
-describe("the suite against the reference, --operations crawl,sitemap", () => {
+describe("the suite against the reference, --operations crawl,sitemap,trending,extract", () => {
   it("passes every check it runs", () => {
     const failed = result.checks.filter((c) => c.status === "failed");
     expect(failed.map((c) => [c.id, c.failures.slice(0, 3).map((f) => `${f.message} ${f.actual ?? ""}`)])).toEqual([]);
@@ -43,6 +51,9 @@ describe("the suite against the reference, --operations crawl,sitemap", () => {
       "sitemap-type-all",
       "sitemap-conventional-path",
       "sitemap-no-page-content",
+      "extract-results-match-format",
+      "extract-values-from-page",
+      "trending-max-results",
     ];
     for (const id of real) expect(by(id), id).toBe("passed");
     const skipped = result.checks.filter((c) => c.status === "skipped");
@@ -92,7 +103,7 @@ describe("the real-target sitemap checks bite", () => {
           target: proxy.url,
           apiKey: "KEY",
           reportDir: null,
-          operations: ["crawl", "sitemap"],
+          operations: ["crawl", "sitemap", "trending", "extract"],
           only: ["sitemap-follows-robots", "sitemap-conventional-path", "sitemap-no-page-content"],
         });
         expect(r.checks.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([v.fails]);
