@@ -1,0 +1,27 @@
+// RFC 8252 §7.3: a native client listening on a loopback address registers its redirect URI once and uses
+// whatever ephemeral port the system gives it each time. oidc-provider applies that rule to clients registered with
+// application_type native only; the contract's native CLI clients and MCP clients mostly register without it, with a
+// loopback http redirect URI, so the rule is applied to any loopback http URI. Everything else matches exactly.
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+/** The URI without its port when it is a loopback http URI, else null. */
+export function withoutLoopbackPort(uri: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "http:" || !LOOPBACK_HOSTS.has(u.hostname) || u.username || u.password) return null;
+  // compare the exact text after the authority, so the rest of the URI still matches exactly
+  const rest = uri.slice(uri.indexOf("//") + 2).replace(/^[^/?#]*/, "");
+  return `http://${u.hostname}${rest}`;
+}
+
+/** Exact match, or the same loopback http URI on another port. */
+export function redirectUriMatches(presented: string, registered: readonly string[]): boolean {
+  if (registered.includes(presented)) return true;
+  const bare = withoutLoopbackPort(presented);
+  return bare !== null && registered.some((r) => withoutLoopbackPort(r) === bare);
+}
