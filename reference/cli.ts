@@ -4,6 +4,9 @@ import { parseArgs } from "node:util";
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
+                           [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--no-auth-server]
+       plumbline reference auth-server [--host 127.0.0.1] [--port 8081] [--data-dir DIR | --database-url URL]
+                           [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--log]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -16,12 +19,20 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --user-agent UA         User-Agent of outbound requests; name your contact page, e.g.
                           "examplebot/1.0 (+https://example.com/bot)" (default plumbline-reference/VERSION)
   --authorization-server URL
-                          the OAuth authorization server (issuer URL) the protected-resource metadata names;
-                          without it authorization_servers is empty: this reference issues no OAuth tokens
+                          an OAuth authorization server running apart (\`reference auth-server\` on the same
+                          database) that the protected-resource metadata names instead of the mounted one
+  --issuer URL            the mounted authorization server's public issuer URL when a proxy stands in front
+                          (default: the address it listens on); X-Forwarded-* headers are then trusted
+  --starting-credits N    credits of an account created on the sign-up page (default 100)
+  --cookie-secure MODE    Secure on the account pages' cookies: auto (when the browser is on https, or the
+                          issuer is https), always, never (default auto)
+  --no-auth-server        mount no authorization server: authorization_servers is empty, no OAuth tokens
+  auth-server             the authorization server and account pages alone (/oauth/…, /account, RFC 8414
+                          metadata); the API recognises its tokens when both use the same database
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
-Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
-POST /sitemap; the other operations answer 502 until they land.`;
+Implemented so far: the platform (auth, credits, batches, rate limits, discovery), the OAuth authorization
+server with the account pages (/account: sign up, sign in, consent, dashboard), POST /crawl and POST /sitemap; the other operations answer 502 until they land.`;
 
 const common = {
   "data-dir": { type: "string" as const, default: "data" },
@@ -97,8 +108,72 @@ async function keysCommand(argv: string[]): Promise<number> {
   }
 }
 
+const authOptions = {
+  issuer: { type: "string" as const },
+  "starting-credits": { type: "string" as const },
+  "cookie-secure": { type: "string" as const, default: "auto" },
+};
+
+/** The authorization-server flags, checked (exit 2 on a bad one). */
+function parseAuthFlags(values: { issuer?: string; "starting-credits"?: string; "cookie-secure"?: string }) {
+  const issuer = values.issuer;
+  if (issuer !== undefined && !/^https?:\/\/[^\s/]+/.test(issuer)) throw new Error("--issuer takes an http(s) URL");
+  const credits = values["starting-credits"] === undefined ? undefined : Number(values["starting-credits"]);
+  if (credits !== undefined && (!Number.isSafeInteger(credits) || credits < 0))
+    throw new Error("--starting-credits takes a whole number >= 0");
+  const mode = values["cookie-secure"] ?? "auto";
+  if (mode !== "auto" && mode !== "always" && mode !== "never")
+    throw new Error(`--cookie-secure takes auto, always or never, not "${mode}"`);
+  return { issuer, startingCredits: credits, cookieSecure: mode as "auto" | "always" | "never" };
+}
+
+function waitForSignal(close: () => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      console.log(`${signal}: closing`);
+      close().then(resolve, resolve);
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  });
+}
+
+async function authServerCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      ...common,
+      ...authOptions,
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "8081" },
+      log: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(REFERENCE_HELP);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port takes 0..65535, not "${values.port}"`);
+  const auth = parseAuthFlags(values);
+  const { startAuthServer } = await import("./auth/start-auth-server.ts");
+  const server = await startAuthServer({
+    host: values.host,
+    port,
+    dataDir: values["data-dir"],
+    databaseUrl: values["database-url"],
+    logger: values.log,
+    ...auth,
+  });
+  console.log(`plumbline auth server listening on ${server.url}, issuer ${server.issuer} (${server.database})`);
+  await waitForSignal(() => server.close());
+  return 0;
+}
+
 export async function referenceCommand(argv: string[]): Promise<number> {
   if (argv[0] === "keys") return keysCommand(argv.slice(1));
+  if (argv[0] === "auth-server") return authServerCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -112,6 +187,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "authorization-server": { type: "string" },
       "rate-limit": { type: "string" },
       log: { type: "boolean", default: false },
+      ...authOptions,
+      "no-auth-server": { type: "boolean", default: false },
     },
   });
   if (values.help) {
@@ -130,6 +207,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const authorizationServer = values["authorization-server"];
   if (authorizationServer !== undefined && !/^https?:\/\/[^\s/]+/.test(authorizationServer))
     throw new Error("--authorization-server takes an http(s) URL");
+  const auth = parseAuthFlags(values);
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -141,17 +219,13 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     chromiumPath: values.chromium,
     userAgent,
     authorizationServer,
+    authServer: !values["no-auth-server"],
+    ...auth,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     logger: values.log,
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      console.log(`${signal}: closing`);
-      ref.close().then(resolve, resolve);
-    };
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
-  });
+  if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);
+  await waitForSignal(() => ref.close());
   return 0;
 }
