@@ -2,7 +2,8 @@
 // form, its cookie sent back), so a test can hand the conformance suite an account to consent with
 // (--oauth-user/--oauth-password) without importing the reference. Test glue.
 
-export async function signUpOverHttp(baseUrl: string, login: string, password: string): Promise<void> {
+/** Returns the signed-in session's cookie header (name=value pairs). */
+export async function signUpOverHttp(baseUrl: string, login: string, password: string): Promise<string> {
   const page = await fetch(`${baseUrl}/account/signup`);
   const html = await page.text();
   const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
@@ -17,5 +18,6 @@ export async function signUpOverHttp(baseUrl: string, login: string, password: s
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies },
     body: new URLSearchParams({ _csrf: csrf, login, password }).toString(),
   });
-  if (res.status !== 303) throw new Error(`sign-up as ${login} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  const text = await res.text(); // read to the end, so the connection goes back to the pool
+  if (res.status !== 303) throw new Error(`sign-up as ${login} answered ${res.status}: ${text.slice(0, 300)}`);
 }
