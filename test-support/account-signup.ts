@@ -20,4 +20,8 @@ export async function signUpOverHttp(baseUrl: string, login: string, password: s
   });
   const text = await res.text(); // read to the end, so the connection goes back to the pool
   if (res.status !== 303) throw new Error(`sign-up as ${login} answered ${res.status}: ${text.slice(0, 300)}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
