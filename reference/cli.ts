@@ -166,7 +166,7 @@ async function authServerCommand(argv: string[]): Promise<number> {
     logger: values.log,
     ...auth,
   });
-  console.log(`plumbline auth server listening on ${server.url}, issuer ${server.issuer} (${server.database})`);
+  console.log(`plumbline auth server listening on ${server.url} (issuer ${server.issuer}; ${server.database})`);
   await waitForSignal(() => server.close());
   return 0;
 }
