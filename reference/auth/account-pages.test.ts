@@ -122,6 +122,27 @@ describe("the account pages", () => {
   }, 60_000);
 });
 
+describe("registration", () => {
+  it("takes loopback http, https and private-scheme redirect URIs only, and issues no secret", async () => {
+    const register = (uris: string[], extra: Record<string, string> = {}) =>
+      fetch(`${ref.url}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: uris, ...extra }),
+      });
+    const plain = await register(["http://app.example/cb"]);
+    expect(plain.status).toBe(400);
+    expect(await plain.json()).toMatchObject({ error: "invalid_redirect_uri" });
+    const fine = await register(["http://127.0.0.1/cb", "https://app.example/cb"]);
+    expect(fine.status).toBe(201);
+    // a native app's private-use scheme (RFC 8252 §7.1), declared native as OpenID registration asks
+    expect((await register(["com.example.app:/cb"], { application_type: "native" })).status).toBe(201);
+    const body = (await fine.json()) as Record<string, unknown>;
+    expect(body.token_endpoint_auth_method).toBe("none");
+    expect(body.client_secret).toBeUndefined();
+  });
+});
+
 describe("redirect URI matching (interface-spec OAuth flow rules; RFC 8252 §7.3)", () => {
   it("is exact, except for the port of a loopback http URI", () => {
     const registered = ["http://127.0.0.1/cb", "https://app.example/cb"];

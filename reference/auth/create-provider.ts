@@ -5,10 +5,10 @@
 // grant when a rotated refresh token is presented again), revocation (RFC 7009), opaque access tokens stored in the
 // database (so the API can refuse a revoked one at once). The interaction pages (sign in, consent) are ours.
 import type { Kysely } from "kysely";
-import Provider from "oidc-provider";
+import Provider, { errors } from "oidc-provider";
 import type { AuthDatabase } from "./auth-schema.ts";
 import type { AuthSecrets } from "./auth-secrets.ts";
-import { redirectUriMatches } from "./loopback-redirect.ts";
+import { redirectUriMatches, redirectUriProblem } from "./loopback-redirect.ts";
 import { createOidcAdapterClass } from "./oidc-adapter.ts";
 import { renderErrorPage } from "./pages-html.ts";
 import type { UserStore } from "./user-store.ts";
@@ -49,6 +49,18 @@ export function createProvider(o: ProviderOptions): Provider {
       response_types: ["code"],
       token_endpoint_auth_method: "none",
       id_token_signed_response_alg: "RS256",
+    },
+    // oidc-provider accepts plain http redirect URIs for web clients using the code flow; the contract asks for
+    // loopback or https ones. Its validator hook sees the whole metadata; it is hung on a property it must not miss.
+    extraClientMetadata: {
+      properties: ["software_id"],
+      validator(_ctx: unknown, key: string, _value: unknown, metadata: { redirect_uris?: unknown[] }) {
+        if (key !== "software_id") return;
+        for (const uri of metadata.redirect_uris ?? []) {
+          const problem = redirectUriProblem(uri);
+          if (problem) throw new errors.InvalidRedirectUri(problem);
+        }
+      },
     },
     // public clients only ("Public clients must not rely on a client secret", interface-spec "OAuth flow" 3)
     clientAuthMethods: ["none"],

@@ -25,3 +25,21 @@ export function redirectUriMatches(presented: string, registered: readonly strin
   const bare = withoutLoopbackPort(presented);
   return bare !== null && registered.some((r) => withoutLoopbackPort(r) === bare);
 }
+
+/**
+ * "a loopback or HTTPS redirect URI" (interface-spec "OAuth flow" 5), absolute, without a fragment; a native app's
+ * private-use scheme (RFC 8252 §7.1, with a dot) too. Null when acceptable, else why not.
+ */
+export function redirectUriProblem(uri: unknown): string | null {
+  if (typeof uri !== "string") return "redirect_uris must be strings";
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return `${uri} is not an absolute URI`;
+  }
+  if (uri.includes("#")) return `${uri} has a fragment (RFC 6749 §3.1.2)`;
+  if (u.protocol === "https:" || (u.protocol === "http:" && LOOPBACK_HOSTS.has(u.hostname))) return null;
+  if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(u.protocol)) return null;
+  return `${uri} is neither https nor a loopback http URI`;
+}

@@ -23,6 +23,10 @@ declare module "oidc-provider" {
     redirectUriAllowed(value: string): boolean;
   }
 
+  export const errors: {
+    InvalidRedirectUri: new (description: string) => Error;
+  };
+
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     proxy: boolean;
