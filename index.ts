@@ -21,5 +21,10 @@ export {
 export type { MockAccountInput } from "./mock/memory-accounts.ts";
 export type { MockAdmin } from "./mock/mock-state.ts";
 export { DEMO_KEY, type MockOptions, type RunningMock, startMock } from "./mock/start-mock.ts";
+export {
+  type AuthServerProcessOptions,
+  type RunningAuthServer,
+  startAuthServer,
+} from "./reference/auth/start-auth-server.ts";
 export { type ReferenceOptions, type RunningReference, startReference } from "./reference/start-reference.ts";
 export * from "./spec/index.ts";

@@ -9,7 +9,7 @@ import type { ProfileName } from "./types.ts";
 export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY [--broke-api-key KEY]
                          [--profile strict|lenient|alt-bounds] [--only IDS] [--skip IDS] [--include IDS]
                          [--operations IDS] [--report-dir DIR | --no-report] [--max-credits N]
-                         [--fixture-url URL] [--timeout S]
+                         [--fixture-url URL] [--timeout S] [--oauth-user LOGIN --oauth-password PASSWORD]
        plumbline conform --list
        plumbline conform serve-fixtures [--host 127.0.0.1] [--port 4020]
        plumbline conform coverage [--write | --check]
@@ -29,6 +29,10 @@ export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY
   --report-dir DIR     default reports/conformance/<timestamp>: conformance.json, junit.xml, report.html
   --fixture-url URL    a deployed copy of the fixture site (default: served on 127.0.0.1 by the run itself)
   --timeout S          seconds a deepcrawl task may take to complete (default 120)
+  --oauth-user LOGIN, --oauth-password PASSWORD
+                       an account of the target's sign-in page (or $PLUMBLINE_OAUTH_USER, $PLUMBLINE_OAUTH_PASSWORD):
+                       the OAuth checks sign in and consent with it in headless Chromium ($PLUMBLINE_CHROMIUM,
+                       else /usr/bin/chromium); without it they are skipped where a person must consent
   coverage             the interface's statements and the checks covering each (conformance/README.md);
                        --write updates the README's table, --check fails when it is stale
 
@@ -75,6 +79,8 @@ export async function conformCommand(argv: string[]): Promise<number> {
       "max-credits": { type: "string" },
       "fixture-url": { type: "string" },
       timeout: { type: "string" },
+      "oauth-user": { type: "string" },
+      "oauth-password": { type: "string" },
       list: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -118,6 +124,8 @@ export async function conformCommand(argv: string[]): Promise<number> {
     maxCredits: number("max-credits", values["max-credits"]),
     fixtureUrl: values["fixture-url"],
     timeoutSeconds: number("timeout", values.timeout),
+    oauthUser: values["oauth-user"],
+    oauthPassword: values["oauth-password"],
     onProgress: (line) => console.log(line),
   });
   const s = result.summary;

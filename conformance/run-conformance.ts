@@ -43,6 +43,9 @@ function resolve(o: ConformanceOptions): ResolvedOptions {
     fixtureUrl: o.fixtureUrl,
     timeoutSeconds: o.timeoutSeconds ?? 120,
     requestTimeoutMs: o.requestTimeoutMs ?? 30_000,
+    oauthUser: o.oauthUser ?? process.env.PLUMBLINE_OAUTH_USER,
+    oauthPassword: o.oauthPassword ?? process.env.PLUMBLINE_OAUTH_PASSWORD,
+    chromiumPath: o.chromiumPath ?? process.env.PLUMBLINE_CHROMIUM,
     onProgress: o.onProgress ?? (() => {}),
   };
 }

@@ -478,23 +478,23 @@ export const STATEMENTS: Statement[] = [
     "Every operation except `GET /health` declares Bearer authentication: header `Authorization: Bearer <credential>`.",
     ["auth-invalid-bearer-401", "auth-anonymous-refused"],
   ),
-  partly(
+  covered(
     AUTH,
     "The credential is either an OAuth access token or a user-managed API key (legacy, still supported).",
-    ["auth-invalid-bearer-401"],
-    "runs use an API key; obtaining an OAuth token needs the authorization server and a consenting user",
+    ["auth-invalid-bearer-401", "oauth-discovery", "oauth-revocation"],
+    "runs use an API key; the OAuth checks obtain access tokens (consenting in headless Chromium with --oauth-user where the authorization server shows a sign-in page), call /usage with them, and see a revoked one refused at once",
   ),
   partly(
     AUTH,
     "OAuth tokens map to the same user and credit balance as the account dashboard.",
     ["oauth-discovery"],
-    "an auto-approving authorization server (the mock's) gives a token whose /usage reports credential_type oauth; which account a person approves, and so the balance, only the person knows",
+    "the token's /usage reports credential_type oauth, the client and a balance; that it is the dashboard's balance only the person who consented knows (the reference's end-to-end test sees the charge on the dashboard)",
   ),
   covered(
     AUTH,
     "The usage response reports `credential_type` as `oauth` or `api_key`.",
     ["response-schema", "oauth-discovery"],
-    "oauth with an access token, when the authorization server approves without a person",
+    "oauth, with the client_id, for an access token",
   ),
   covered(AUTH, "Credentials must go in the header; putting them in URL query parameters is discouraged.", [
     "auth-query-credential-ignored",
@@ -516,7 +516,7 @@ export const STATEMENTS: Statement[] = [
     "Discovery endpoints",
     "| Authorization-server metadata | {auth_url}/.well-known/oauth-authorization-server |",
     ["oauth-discovery"],
-    "another service ({auth_url}); followed from the protected-resource metadata when it names a reachable one (the mock serves one), skipped otherwise (D-authorization-server)",
+    "followed from the protected-resource metadata when it names a reachable one (the mock and the reference serve one), skipped otherwise (D-authorization-server)",
   ),
   none(
     "Discovery endpoints",
@@ -543,23 +543,23 @@ export const STATEMENTS: Statement[] = [
     "not the target's",
     "idem",
   ),
-  none(
+  partly(
     "OAuth registration contract",
     "Registration needs no e-mail and no pre-existing API key; it creates no user without consent.",
-    "not the target's",
-    "the authorization server's registration contract (the whole table above it too)",
+    ["oauth-registration", "oauth-discovery"],
+    "a public client registers with neither and needs no secret; that no user appears without consent is not observable from outside (the reference's sign-up is the only way a user appears)",
   ),
-  none(
+  covered(
     "OAuth flow (Authorization Code with PKCE)",
     "A refresh token is issued only when the scope `offline_access` is requested.",
-    "not the target's",
-    "the authorization server's",
+    ["oauth-refresh"],
+    "none for openid alone; with offline_access one that rotates, whose reuse revokes its family",
   ),
-  none(
+  partly(
     "OAuth flow (Authorization Code with PKCE)",
     "The implicit grant must not be used. `state` must be verified before exchanging the code.",
-    "not the target's",
-    "a client's obligations, as the numbered flow and the other rules",
+    ["oauth-code-exchange"],
+    "a client's obligations; the checks hold the server to its side: state echoed, PKCE S256 required, a wrong verifier, a wrong or unregistered redirect URI and a reused code refused",
   ),
   none(
     "OAuth flow (Authorization Code with PKCE)",

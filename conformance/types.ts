@@ -152,11 +152,24 @@ export interface ConformanceOptions {
   timeoutSeconds?: number;
   /** per-request timeout, ms */
   requestTimeoutMs?: number;
+  /** an account of the target's sign-in page, to consent with in headless Chromium (the OAuth checks) */
+  oauthUser?: string;
+  oauthPassword?: string;
+  /** Chromium for that consent step (default $PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
+  chromiumPath?: string;
   onProgress?: (line: string) => void;
 }
 
 export interface ResolvedOptions
-  extends Required<Omit<ConformanceOptions, "brokeApiKey" | "fixtureUrl" | "maxCredits">> {
+  extends Required<
+    Omit<
+      ConformanceOptions,
+      "brokeApiKey" | "fixtureUrl" | "maxCredits" | "oauthUser" | "oauthPassword" | "chromiumPath"
+    >
+  > {
+  oauthUser?: string;
+  oauthPassword?: string;
+  chromiumPath?: string;
   brokeApiKey?: string;
   fixtureUrl?: string;
   /** the fixture origin without sitemap, known only when the run serves the fixture site itself */

@@ -219,6 +219,7 @@ export function adminRoutes(app: FastifyInstance, admin: MockAdmin) {
           additionalProperties: false,
           properties: {
             grantKey: { type: ["string", "null"], minLength: 1 },
+            consent: { type: "string", enum: ["approve", "deny"] },
             accessTokenTtlSeconds: int(1),
             refreshTokenTtlSeconds: int(1),
             codeTtlSeconds: int(1),

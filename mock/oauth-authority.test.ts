@@ -48,3 +48,25 @@ it("sweeps expired codes and tokens once there are more than 10 000 of a kind", 
   expect(oauth.settings().stored).toBe(5);
   expect(oauth.authenticate(fresh)).toMatchObject({ credentialType: "oauth" });
 });
+
+it("denies when the consent is scripted to deny, with state and no code", () => {
+  const accounts = createMemoryAccounts(() => 0);
+  accounts.create({ key: "k", credits: 1 });
+  const oauth = createOAuthAuthority(accounts, () => 0);
+  const client = oauth.register({ redirect_uris: ["http://127.0.0.1:1/cb"] });
+  if (!client.ok) throw new Error("registration failed");
+  expect(oauth.configure({ consent: "deny" }).ok).toBe(true);
+  const a = oauth.authorize(
+    {
+      client_id: client.value.client_id,
+      response_type: "code",
+      state: "s",
+      code_challenge: "c".repeat(43),
+      code_challenge_method: "S256",
+    },
+    "http://mock",
+  );
+  expect(a).toMatchObject({ redirect: "http://127.0.0.1:1/cb", params: { error: "access_denied", state: "s" } });
+  expect("params" in a && a.params.code).toBeFalsy();
+  expect(oauth.configure({ consent: "maybe" as "deny" }).ok).toBe(false);
+});

@@ -88,6 +88,8 @@ export type AuthorizeOutcome = { redirect: string; params: Record<string, string
 export interface OAuthSettings {
   /** the key of the account authorize() grants; null: the first account that is not revoked */
   grantKey: string | null;
+  /** what the simulated person answers on the consent screen: approve (default), or deny (access_denied) */
+  consent: "approve" | "deny";
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   codeTtlSeconds: number;
@@ -95,6 +97,7 @@ export interface OAuthSettings {
 
 const DEFAULTS: OAuthSettings = {
   grantKey: null,
+  consent: "approve",
   accessTokenTtlSeconds: 3600,
   refreshTokenTtlSeconds: 30 * 24 * 3600,
   codeTtlSeconds: 60,
@@ -238,6 +241,8 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
       const allowed = client.scope.split(" ");
       if (scope.split(" ").some((s) => !allowed.includes(s)))
         return back("invalid_scope", `scope must be among the registered ${client.scope}`);
+      // RFC 6749 §4.1.2.1: the resource owner denied the request (scripted through the admin API)
+      if (settings.consent === "deny") return back("access_denied", "the user denied access (PUT /__mock/oauth)");
       const account = grantedAccount();
       if (!account) return back("access_denied", "the mock has no account to grant (see /__mock/oauth)");
       const grant: Grant = {
@@ -333,6 +338,8 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
     }),
     configure(patch) {
       const next = { ...settings, ...patch };
+      if (next.consent !== "approve" && next.consent !== "deny")
+        return fail(400, "invalid_request", "consent must be approve or deny");
       if (next.grantKey !== null && !accounts.list().some((a) => a.key === next.grantKey))
         return fail(400, "invalid_request", `no account with key ${next.grantKey}`);
       for (const k of ["accessTokenTtlSeconds", "refreshTokenTtlSeconds", "codeTtlSeconds"] as const)

@@ -6,6 +6,9 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
                            [--github-url URL] [--hackernews-url URL] [--model-url URL --model NAME]
                            [--model-timeout MS]
+                           [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--no-auth-server]
+       plumbline reference auth-server [--host 127.0.0.1] [--port 8081] [--data-dir DIR | --database-url URL]
+                           [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--log]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -18,8 +21,16 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --user-agent UA         User-Agent of outbound requests; name your contact page, e.g.
                           "examplebot/1.0 (+https://example.com/bot)" (default plumbline-reference/VERSION)
   --authorization-server URL
-                          the OAuth authorization server (issuer URL) the protected-resource metadata names;
-                          without it authorization_servers is empty: this reference issues no OAuth tokens
+                          an OAuth authorization server running apart (\`reference auth-server\` on the same
+                          database) that the protected-resource metadata names instead of the mounted one
+  --issuer URL            the mounted authorization server's public issuer URL when a proxy stands in front
+                          (default: the address it listens on); X-Forwarded-* headers are then trusted
+  --starting-credits N    credits of an account created on the sign-up page (default 100)
+  --cookie-secure MODE    Secure on the account pages' cookies: auto (when the browser is on https, or the
+                          issuer is https), always, never (default auto)
+  --no-auth-server        mount no authorization server: authorization_servers is empty, no OAuth tokens
+  auth-server             the authorization server and account pages alone (/oauth/…, /account, RFC 8414
+                          metadata); the API recognises its tokens when both use the same database
   --github-url URL        where /trending reads GitHub's trending page (default https://github.com)
   --hackernews-url URL    where /trending reads the Hacker News API (default https://hacker-news.firebaseio.com)
   --model-url URL         an OpenAI-compatible API base (…/v1) for /extract; its key is read from the
@@ -29,8 +40,9 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --model-timeout MS      the longest a model call may take (default 60000)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
-Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl,
-POST /sitemap, POST /trending and POST /extract; the other operations answer 502 until they land.`;
+Implemented so far: the platform (auth, credits, batches, rate limits, discovery), the OAuth authorization
+server with the account pages (/account: sign up, sign in, consent, dashboard), POST /crawl, POST /sitemap,
+POST /trending and POST /extract; the other operations answer 502 until they land.`;
 
 const common = {
   "data-dir": { type: "string" as const, default: "data" },
@@ -106,8 +118,72 @@ async function keysCommand(argv: string[]): Promise<number> {
   }
 }
 
+const authOptions = {
+  issuer: { type: "string" as const },
+  "starting-credits": { type: "string" as const },
+  "cookie-secure": { type: "string" as const, default: "auto" },
+};
+
+/** The authorization-server flags, checked (exit 2 on a bad one). */
+function parseAuthFlags(values: { issuer?: string; "starting-credits"?: string; "cookie-secure"?: string }) {
+  const issuer = values.issuer;
+  if (issuer !== undefined && !/^https?:\/\/[^\s/]+/.test(issuer)) throw new Error("--issuer takes an http(s) URL");
+  const credits = values["starting-credits"] === undefined ? undefined : Number(values["starting-credits"]);
+  if (credits !== undefined && (!Number.isSafeInteger(credits) || credits < 0))
+    throw new Error("--starting-credits takes a whole number >= 0");
+  const mode = values["cookie-secure"] ?? "auto";
+  if (mode !== "auto" && mode !== "always" && mode !== "never")
+    throw new Error(`--cookie-secure takes auto, always or never, not "${mode}"`);
+  return { issuer, startingCredits: credits, cookieSecure: mode as "auto" | "always" | "never" };
+}
+
+function waitForSignal(close: () => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      console.log(`${signal}: closing`);
+      close().then(resolve, resolve);
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  });
+}
+
+async function authServerCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      ...common,
+      ...authOptions,
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "8081" },
+      log: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(REFERENCE_HELP);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port takes 0..65535, not "${values.port}"`);
+  const auth = parseAuthFlags(values);
+  const { startAuthServer } = await import("./auth/start-auth-server.ts");
+  const server = await startAuthServer({
+    host: values.host,
+    port,
+    dataDir: values["data-dir"],
+    databaseUrl: values["database-url"],
+    logger: values.log,
+    ...auth,
+  });
+  console.log(`plumbline auth server listening on ${server.url} (issuer ${server.issuer}; ${server.database})`);
+  await waitForSignal(() => server.close());
+  return 0;
+}
+
 export async function referenceCommand(argv: string[]): Promise<number> {
   if (argv[0] === "keys") return keysCommand(argv.slice(1));
+  if (argv[0] === "auth-server") return authServerCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -126,6 +202,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       model: { type: "string" },
       "model-timeout": { type: "string" },
       log: { type: "boolean", default: false },
+      ...authOptions,
+      "no-auth-server": { type: "boolean", default: false },
     },
   });
   if (values.help) {
@@ -152,6 +230,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const modelTimeout = values["model-timeout"] === undefined ? undefined : Number(values["model-timeout"]);
   if (modelTimeout !== undefined && (!Number.isInteger(modelTimeout) || modelTimeout < 1000))
     throw new Error("--model-timeout takes a whole number of milliseconds >= 1000");
+  const auth = parseAuthFlags(values);
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -163,6 +242,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     chromiumPath: values.chromium,
     userAgent,
     authorizationServer,
+    authServer: !values["no-auth-server"],
+    ...auth,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     trending: { githubUrl: values["github-url"], hackernewsUrl: values["hackernews-url"] },
     extractModel: values["model-url"]
@@ -176,13 +257,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     logger: values.log,
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      console.log(`${signal}: closing`);
-      ref.close().then(resolve, resolve);
-    };
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
-  });
+  if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);
+  await waitForSignal(() => ref.close());
   return 0;
 }

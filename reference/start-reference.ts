@@ -2,6 +2,10 @@
 // the shared platform over SQL stores (SQLite by default, PostgreSQL with databaseUrl) and real engines.
 import type { FastifyInstance } from "fastify";
 import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index.ts";
+import type { CookieSecureMode } from "./auth/account-pages.ts";
+import { authView, migrateAuth } from "./auth/auth-schema.ts";
+import { type AuthServer, prepareAuthServer } from "./auth/auth-server.ts";
+import { withOAuthTokens } from "./auth/oauth-token-accounts.ts";
 import type { ModelOptions } from "./engines/extract/model-extract.ts";
 import { createExtractEngine } from "./engines/extract-engine.ts";
 import { createBrowserRenderer, createCrawlEngine, createHttpClient, createSitemapEngine } from "./engines/index.ts";
@@ -24,8 +28,19 @@ export interface ReferenceOptions {
   /** accounts seeded at start (tests, demos); an existing key keeps its account */
   keys?: Array<{ key: string; credits: number; credentialType?: "api_key" | "oauth" }>;
   allowPrivateNetwork?: boolean;
-  /** the issuer URL of the authorization server the protected-resource metadata names (none by default) */
+  /**
+   * the issuer URL of an authorization server running apart (`plumbline reference auth-server` on the same
+   * database); absent: the reference mounts its own and the protected-resource metadata names it
+   */
   authorizationServer?: string;
+  /** false: no authorization server at all (authorization_servers is empty) */
+  authServer?: boolean;
+  /** the mounted authorization server's public issuer URL, when a proxy stands in front (default: the listen URL) */
+  issuer?: string;
+  /** credits of an account created on the sign-up page (default 100) */
+  startingCredits?: number;
+  /** Secure on the account pages' cookies: auto (when on https), always, never */
+  cookieSecure?: CookieSecureMode;
   /** Chromium for the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
   chromiumPath?: string;
   /** the User-Agent of outbound requests; a deployment names its own contact page here */
@@ -47,6 +62,8 @@ export interface RunningReference {
   port: number;
   app: FastifyInstance;
   accounts: SqlAccounts;
+  /** the mounted authorization server (absent with authorizationServer or authServer: false) */
+  auth?: AuthServer;
   database: string;
   close(): Promise<void>;
 }
@@ -69,18 +86,34 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     trending: createTrendingEngine({ contract, http: upstreamHttp, ...o.trending }),
     extract: createExtractEngine({ http, model: o.extractModel }),
   } satisfies Partial<Engines>;
-  const app = await createPlatform({
+  // the authorization server's tables always exist, so tokens of a separate one on this database are recognised
+  await migrateAuth(authView(opened.db), opened.dialect);
+  const rateLimitStore = createSqlRateLimitStore(opened.db);
+  const auth =
+    o.authorizationServer === undefined && o.authServer !== false
+      ? await prepareAuthServer({
+          db: opened.db,
+          dialect: opened.dialect,
+          rateLimitStore,
+          issuer: o.issuer,
+          startingCredits: o.startingCredits,
+          cookieSecure: o.cookieSecure,
+        })
+      : undefined;
+  const platformOptions = {
     contract,
-    accounts,
+    accounts: withOAuthTokens(accounts, authView(opened.db)),
     // in the database: several instances behind one balancer count an account's requests together
-    rateLimitStore: createSqlRateLimitStore(opened.db),
+    rateLimitStore,
     clock: realClock,
     engines: { ...unimplementedEngines, ...engines, ...o.engines },
     deepcrawl: o.deepcrawl ?? unimplementedDeepcrawl,
     rateLimits: o.rateLimits,
     authorizationServer: o.authorizationServer,
     logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
-  });
+    extend: auth ? (a: FastifyInstance) => auth.mount(a) : undefined,
+  };
+  const app = await createPlatform(platformOptions);
   const host = o.host ?? "127.0.0.1";
   try {
     await app.listen({ host, port: o.port ?? 8080 });
@@ -90,11 +123,15 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     throw err;
   }
   const port = (app.server.address() as { port: number }).port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  // the issuer is known once the port is: the protected-resource metadata names it (D-authorization-server)
+  if (auth) platformOptions.authorizationServer = auth.start(url);
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    url,
     port,
     app,
     accounts,
+    auth,
     database: `${opened.dialect} ${opened.location}`,
     async close() {
       await app.close();

@@ -4,6 +4,7 @@
 // the reference really fetches the fixture site (the canary comes back), so the semantic crawl and sitemap checks
 // run instead of being skipped, and every check of the other operations is skipped as not selected.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpOverHttp } from "../../test-support/account-signup.ts";
 import { type ReferenceProcess, startReferenceProcess } from "../../test-support/reference-process.ts";
 import { startUpstreamStandIns, type UpstreamStandIns } from "../../test-support/upstream-stand-ins.ts";
 import { runConformance } from "../index.ts";
@@ -20,7 +21,11 @@ beforeAll(async () => {
     keys: ["KEY:100000", "BROKE:0"],
     args: ["--rate-limit", "0", ...upstreams.args],
   });
+  // an account of the reference's sign-up page, for the OAuth checks to consent with in headless Chromium
+  await signUpOverHttp(reference.url, "conformer", "conformance-password");
   result = await runConformance({
+    oauthUser: "conformer",
+    oauthPassword: "conformance-password",
     target: reference.url,
     apiKey: "KEY",
     brokeApiKey: "BROKE",
@@ -57,11 +62,17 @@ describe("the suite against the reference, --operations crawl,sitemap,trending,e
     ];
     for (const id of real) expect(by(id), id).toBe("passed");
     const skipped = result.checks.filter((c) => c.status === "skipped");
-    // the reference serves no authorization server unless --authorization-server names one (D-authorization-server)
+    // the OAuth checks run too: the mounted authorization server, consented to in headless Chromium
     const unselected = skipped.filter((c) => c.reason !== "operation not selected");
-    expect(unselected.map((c) => [c.id, c.reason])).toEqual([
-      ["oauth-discovery", "the protected-resource metadata names no authorization server"],
-    ]);
+    expect(unselected.map((c) => [c.id, c.reason])).toEqual([]);
+    for (const id of [
+      "oauth-discovery",
+      "oauth-registration",
+      "oauth-code-exchange",
+      "oauth-refresh",
+      "oauth-revocation",
+    ])
+      expect(by(id), id).toBe("passed");
   });
 });
 

@@ -18,6 +18,7 @@ import {
 type Json = Record<string, unknown>;
 const isBatch = (req: ProxiedRequest) => req.body.length > 0 && req.body.toString().trimStart().startsWith("[");
 const post = (req: ProxiedRequest, path: string) => req.method === "POST" && req.path === path;
+const form = (req: ProxiedRequest) => Object.fromEntries(new URLSearchParams(req.body.toString("utf8")));
 const sent = (req: ProxiedRequest) => JSON.parse(req.body.toString("utf8")) as Json;
 const ok200 = (req: ProxiedRequest, res: ProxiedResponse, path: string) => post(req, path) && res.status === 200;
 const isZip = (req: ProxiedRequest, res: ProxiedResponse) => req.path.endsWith(".zip") && res.status === 200;
@@ -369,6 +370,44 @@ const VARIANTS: Variant[] = [
     },
     only: ["target-refusal"],
     fails: "target-refusal",
+  },
+  // the OAuth checks (the mock is its own authorization server, reached through the proxy: the Host is forwarded)
+  {
+    name: "a token endpoint that takes a code twice, or with a wrong verifier or redirect URI",
+    fault: {
+      rewrite: (req, res) =>
+        post(req, "/oauth/token") && form(req).grant_type === "authorization_code" && res.status === 400
+          ? { ...withJson(res, { access_token: "forged", token_type: "Bearer", expires_in: 60 }), status: 200 }
+          : res,
+    },
+    only: ["oauth-code-exchange"],
+    fails: "oauth-code-exchange",
+  },
+  {
+    name: "a rotated-out refresh token accepted again",
+    fault: {
+      rewrite: (req, res) =>
+        post(req, "/oauth/token") && form(req).grant_type === "refresh_token" && res.status === 400
+          ? { ...withJson(res, { access_token: "forged", token_type: "Bearer", refresh_token: "forged" }), status: 200 }
+          : res,
+    },
+    only: ["oauth-refresh"],
+    fails: "oauth-refresh",
+  },
+  {
+    name: "a revoked access token still answered",
+    fault: {
+      rewrite: (req, res) =>
+        req.path.startsWith("/usage") && res.status === 401 && /Bearer plbat_/.test(String(req.headers.authorization))
+          ? {
+              ...withJson(res, { usage: 1, user_id: null, credential_type: "oauth", client_id: null }),
+              status: 200,
+              headers: { ...res.headers, "content-type": "application/json" },
+            }
+          : res,
+    },
+    only: ["oauth-revocation"],
+    fails: "oauth-revocation",
   },
 ];
 

@@ -1,0 +1,45 @@
+// RFC 8252 §7.3: a native client listening on a loopback address registers its redirect URI once and uses
+// whatever ephemeral port the system gives it each time. oidc-provider applies that rule to clients registered with
+// application_type native only; the contract's native CLI clients and MCP clients mostly register without it, with a
+// loopback http redirect URI, so the rule is applied to any loopback http URI. Everything else matches exactly.
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+/** The URI without its port when it is a loopback http URI, else null. */
+export function withoutLoopbackPort(uri: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "http:" || !LOOPBACK_HOSTS.has(u.hostname) || u.username || u.password) return null;
+  // compare the exact text after the authority, so the rest of the URI still matches exactly
+  const rest = uri.slice(uri.indexOf("//") + 2).replace(/^[^/?#]*/, "");
+  return `http://${u.hostname}${rest}`;
+}
+
+/** Exact match, or the same loopback http URI on another port. */
+export function redirectUriMatches(presented: string, registered: readonly string[]): boolean {
+  if (registered.includes(presented)) return true;
+  const bare = withoutLoopbackPort(presented);
+  return bare !== null && registered.some((r) => withoutLoopbackPort(r) === bare);
+}
+
+/**
+ * "a loopback or HTTPS redirect URI" (interface-spec "OAuth flow" 5), absolute, without a fragment; a native app's
+ * private-use scheme (RFC 8252 §7.1, with a dot) too. Null when acceptable, else why not.
+ */
+export function redirectUriProblem(uri: unknown): string | null {
+  if (typeof uri !== "string") return "redirect_uris must be strings";
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return `${uri} is not an absolute URI`;
+  }
+  if (uri.includes("#")) return `${uri} has a fragment (RFC 6749 §3.1.2)`;
+  if (u.protocol === "https:" || (u.protocol === "http:" && LOOPBACK_HOSTS.has(u.hostname))) return null;
+  if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(u.protocol)) return null;
+  return `${uri} is neither https nor a loopback http URI`;
+}
