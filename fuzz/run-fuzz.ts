@@ -55,6 +55,11 @@ export interface FuzzOptions {
   waivers?: Waiver[];
   /** stop after the first property that fails */
   failFast?: boolean;
+  /**
+   * requests per second at most, for a limit the target does not advertise; "auto" (default) keeps to the pace
+   * the target's RateLimit headers advertise; 0 sends as fast as the target answers
+   */
+  rate?: number | "auto";
   onProgress?: (line: string) => void;
 }
 
@@ -72,13 +77,24 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
   if (unknown.length) return couldNotRun(`unknown operation(s) in --only: ${unknown.join(", ")}`);
   if (o.fixtureUrl !== undefined && !isSiteUrl(o.fixtureUrl))
     return couldNotRun(`--fixture-url takes an http(s) URL, not "${o.fixtureUrl}"`);
-  const client = createHttpClient({ baseUrl: o.target, apiKey: o.apiKey, timeoutMs: o.requestTimeoutMs ?? 10_000 });
+  // no wait for a rate-limit window is started past the budget (search and shrinking): a run ends on time
+  const deadline = timeSeconds === null ? null : Date.now() + (timeSeconds + (o.shrinkSeconds ?? 10)) * 1000 + 5_000;
+  const client = createHttpClient({
+    baseUrl: o.target,
+    apiKey: o.apiKey,
+    timeoutMs: o.requestTimeoutMs ?? 10_000,
+    rate: o.rate ?? "auto",
+    deadline: () => deadline,
+    onWait: log,
+  });
   try {
     const probe = await probeTarget(client);
     if (!probe.ok) return couldNotRun(`the target does not answer: ${probe.reason}`);
     const target = probe.target;
     state.report.target = { url: target.baseUrl, version: target.version, admin: target.admin, clock: target.clock };
     const balance = await readBalance(client, o.apiKey);
+    if (!balance.ok && "throttled" in balance)
+      return couldNotRun("GET /usage stays rate-limited (429) even after waiting as Retry-After says");
     if (!balance.ok) return couldNotRun(`the API key is refused: ${balance.failure.message}`);
     log(
       `plumbline fuzz ${target.baseUrl} seed ${seed}${target.admin ? ` (mock admin API, ${target.clock} clock)` : ""}`,
