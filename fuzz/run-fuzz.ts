@@ -60,6 +60,12 @@ export interface FuzzOptions {
    * the target's RateLimit headers advertise; 0 sends as fast as the target answers
    */
   rate?: number | "auto";
+  /**
+   * credits the run may spend of the given key: valid cases priced over what is left are not sent, and the stateful
+   * model (whose sequences spend without a cap) runs only on a target with the mock's admin API, which gives it
+   * accounts of its own
+   */
+  maxCredits?: number;
   onProgress?: (line: string) => void;
 }
 
@@ -118,14 +124,20 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
       cases,
       waivers: o.waivers ?? [],
       progress: [],
+      ...(o.maxCredits === undefined ? {} : { budget: { remaining: o.maxCredits } }),
     };
     if (o.replay) {
       const code = await replayCorpus(ctx, o.replay, state, log);
       return finishReport(state, o, code, state.report.error, log);
     }
 
+    const modelCapped = o.maxCredits !== undefined && !target.admin;
+    if (modelCapped && (o.properties ?? ALL_PROPERTIES).includes("stateful-model"))
+      log(
+        "stateful-model skipped: --max-credits on a target without the mock's admin API (its sequences spend uncapped)",
+      );
     const wanted = (o.properties ?? ALL_PROPERTIES).filter(
-      (p) => p !== "stateful-model" || cases.some((c) => MODEL_OPERATIONS.includes(c.operationId)),
+      (p) => p !== "stateful-model" || (!modelCapped && cases.some((c) => MODEL_OPERATIONS.includes(c.operationId))),
     );
     const shares = wanted.reduce((sum, p) => sum + SHARE[p], 0);
     const ticker = setInterval(() => log(`  … ${ctx.progress.reduce((n, p) => n + p.cases, 0)} cases`), 2000);

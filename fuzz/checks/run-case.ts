@@ -19,12 +19,16 @@ export interface CaseEnv {
   balance: number | null;
   /** the target really fetches URLs: the fixture outcomes stored with a case hold (judgeValidAnswer) */
   fetches: boolean;
+  /** credits still to spend (--max-credits): a valid case whose price is over it is not sent */
+  budget?: { remaining: number };
 }
 
 export interface CaseResult {
   failures: CheckFailure[];
   status: number | null;
   throttled: boolean;
+  /** not sent: its price is over what the credit budget has left */
+  unsent?: boolean;
 }
 
 export type BalanceRead =
@@ -61,6 +65,10 @@ function echoOf(contract: Contract, operationId: string): string | null {
 }
 
 export async function runCase(env: CaseEnv, c: FuzzCase): Promise<CaseResult> {
+  if (env.budget && !c.violation) {
+    const price = env.contract.prices.requestCredits(c.operationId, c.request.body);
+    if (price > env.budget.remaining) return { failures: [], status: null, throttled: false, unsent: true };
+  }
   if (env.balance === null) {
     const first = await readBalance(env.client, env.key);
     if (!first.ok && "throttled" in first) return { failures: [], status: null, throttled: true };
@@ -96,6 +104,7 @@ export async function runCase(env: CaseEnv, c: FuzzCase): Promise<CaseResult> {
     return { failures: [...failures, after.failure], status: answer.status, throttled };
   }
   env.balance = after.balance;
+  if (env.budget) env.budget.remaining -= Math.max(0, before - after.balance);
   if (before - after.balance !== cost) {
     const check = c.violation ? "rejected-not-charged" : "charge-exact";
     failures.push(
