@@ -28,6 +28,7 @@ export const {
   runCompare,
   runConformance,
   runFuzz,
+  runGate,
   runLoad,
   serializeError,
   startMock,

@@ -8,6 +8,7 @@ export {
   type FuzzResult,
   runFuzz,
 } from "./fuzz/index.ts";
+export { type GateOptions, type GateResult, runGate } from "./gate/index.ts";
 export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-bench.ts";
 export {
   type CompareResult,

@@ -17,6 +17,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "property-based fuzzing of a target from the spec",
     run: async (argv) => (await import("../fuzz/cli.ts")).fuzzCommand(argv),
   },
+  gate: {
+    summary: "conformance, a time-boxed fuzz and a short load run in one CI step, one exit code",
+    run: async (argv) => (await import("../gate/cli.ts")).gateCommand(argv),
+  },
   load: {
     summary: "load a target with a scenario and judge it by thresholds",
     run: async (argv) => (await import("../load/cli.ts")).loadCommand(argv),

@@ -105,12 +105,20 @@ export function createHttpClient(o: ClientOptions): HttpClient {
     exchanges.push(ex);
     const started = performance.now();
     try {
-      const res = await fetch(url, {
-        method,
-        headers,
-        body,
-        redirect: c.redirect ?? "follow",
-        signal: AbortSignal.timeout(o.requestTimeoutMs),
+      const send = () =>
+        fetch(url, {
+          method,
+          headers,
+          body,
+          redirect: c.redirect ?? "follow",
+          signal: AbortSignal.timeout(o.requestTimeoutMs),
+        });
+      // a kept-alive socket the server closed while idle resets on reuse; Node's docs advise one retry, which only
+      // a GET can take without risk of doing the work twice
+      const res = await send().catch((err: unknown) => {
+        const code = (err as { cause?: { code?: string } }).cause?.code;
+        if (method === "GET" && (code === "ECONNRESET" || code === "UND_ERR_SOCKET")) return send();
+        throw err;
       });
       const raw = Buffer.from(await res.arrayBuffer());
       const contentType = res.headers.get("content-type") ?? "";

@@ -5,6 +5,7 @@ import { ALL_PROPERTIES, type PropertyName } from "./repro/corpus-entry.ts";
 export const FUZZ_HELP = `Usage: plumbline fuzz --target URL --api-key KEY [--seed N] [--time S | --runs N] [--only OPERATIONS]
                       [--fixture-url URL] [--properties NAMES] [--workers N] [--report-dir DIR | --no-report]
                       [--corpus-dir DIR] [--replay FILE|DIR] [--ascii] [--fail-fast] [--request-timeout MS]
+                      [--rate R|auto] [--max-credits N]
 
   --api-key KEY        a funded account (or $PLUMBLINE_API_KEY); on a target that advertises the mock's admin API
                        (GET /__mock) each worker and each model run gets an account of its own
@@ -26,6 +27,12 @@ export const FUZZ_HELP = `Usage: plumbline fuzz --target URL --api-key KEY [--se
   --replay FILE|DIR    replay corpus entries instead of fuzzing
   --ascii              printable ASCII text only
   --fail-fast          stop after the first property that fails
+  --max-credits N      credits the run may spend of the key: valid cases priced over what is left are not sent;
+                       the stateful model then runs only on the mock (its own accounts)
+  --rate R|auto        requests per second at most, for a limit the target does not advertise (0: no pacing);
+                       auto (default) keeps to the pace the target's RateLimit headers advertise, per policy.
+                       Either way the fuzzer's own reads (/usage, status polls) wait out a 429 as Retry-After
+                       says; a 429 on a case is counted as throttled, never as a finding
 
 Properties: valid input gets the documented success (or 402 once the balance runs out) with an answer that
 validates and costs its price; invalid input (one labelled violation) gets 400/422 naming the field and costs
@@ -67,6 +74,8 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
       ascii: { type: "boolean", default: false },
       "fail-fast": { type: "boolean", default: false },
       "request-timeout": { type: "string" },
+      rate: { type: "string" },
+      "max-credits": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -98,6 +107,8 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
     replay: values.replay,
     ascii: values.ascii,
     failFast: values["fail-fast"],
+    maxCredits: positive("max-credits", values["max-credits"]),
+    rate: values.rate === undefined || values.rate === "auto" ? "auto" : positive("rate", values.rate, false),
     onProgress: (line) => console.log(line),
   });
   return result.exitCode;

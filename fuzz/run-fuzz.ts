@@ -55,6 +55,17 @@ export interface FuzzOptions {
   waivers?: Waiver[];
   /** stop after the first property that fails */
   failFast?: boolean;
+  /**
+   * requests per second at most, for a limit the target does not advertise; "auto" (default) keeps to the pace
+   * the target's RateLimit headers advertise; 0 sends as fast as the target answers
+   */
+  rate?: number | "auto";
+  /**
+   * credits the run may spend of the given key: valid cases priced over what is left are not sent, and the stateful
+   * model (whose sequences spend without a cap) runs only on a target with the mock's admin API, which gives it
+   * accounts of its own
+   */
+  maxCredits?: number;
   onProgress?: (line: string) => void;
 }
 
@@ -72,13 +83,24 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
   if (unknown.length) return couldNotRun(`unknown operation(s) in --only: ${unknown.join(", ")}`);
   if (o.fixtureUrl !== undefined && !isSiteUrl(o.fixtureUrl))
     return couldNotRun(`--fixture-url takes an http(s) URL, not "${o.fixtureUrl}"`);
-  const client = createHttpClient({ baseUrl: o.target, apiKey: o.apiKey, timeoutMs: o.requestTimeoutMs ?? 10_000 });
+  // no wait for a rate-limit window is started past the budget (search and shrinking): a run ends on time
+  const deadline = timeSeconds === null ? null : Date.now() + (timeSeconds + (o.shrinkSeconds ?? 10)) * 1000 + 5_000;
+  const client = createHttpClient({
+    baseUrl: o.target,
+    apiKey: o.apiKey,
+    timeoutMs: o.requestTimeoutMs ?? 10_000,
+    rate: o.rate ?? "auto",
+    deadline: () => deadline,
+    onWait: log,
+  });
   try {
     const probe = await probeTarget(client);
     if (!probe.ok) return couldNotRun(`the target does not answer: ${probe.reason}`);
     const target = probe.target;
     state.report.target = { url: target.baseUrl, version: target.version, admin: target.admin, clock: target.clock };
     const balance = await readBalance(client, o.apiKey);
+    if (!balance.ok && "throttled" in balance)
+      return couldNotRun("GET /usage stays rate-limited (429) even after waiting as Retry-After says");
     if (!balance.ok) return couldNotRun(`the API key is refused: ${balance.failure.message}`);
     log(
       `plumbline fuzz ${target.baseUrl} seed ${seed}${target.admin ? ` (mock admin API, ${target.clock} clock)` : ""}`,
@@ -102,14 +124,20 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
       cases,
       waivers: o.waivers ?? [],
       progress: [],
+      ...(o.maxCredits === undefined ? {} : { budget: { remaining: o.maxCredits } }),
     };
     if (o.replay) {
       const code = await replayCorpus(ctx, o.replay, state, log);
       return finishReport(state, o, code, state.report.error, log);
     }
 
+    const modelCapped = o.maxCredits !== undefined && !target.admin;
+    if (modelCapped && (o.properties ?? ALL_PROPERTIES).includes("stateful-model"))
+      log(
+        "stateful-model skipped: --max-credits on a target without the mock's admin API (its sequences spend uncapped)",
+      );
     const wanted = (o.properties ?? ALL_PROPERTIES).filter(
-      (p) => p !== "stateful-model" || cases.some((c) => MODEL_OPERATIONS.includes(c.operationId)),
+      (p) => p !== "stateful-model" || (!modelCapped && cases.some((c) => MODEL_OPERATIONS.includes(c.operationId))),
     );
     const shares = wanted.reduce((sum, p) => sum + SHARE[p], 0);
     const ticker = setInterval(() => log(`  … ${ctx.progress.reduce((n, p) => n + p.cases, 0)} cases`), 2000);

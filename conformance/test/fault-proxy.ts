@@ -59,6 +59,8 @@ export function withJson(res: ProxiedResponse, value: unknown): ProxiedResponse 
   return { ...res, body: Buffer.from(JSON.stringify(value)) };
 }
 
+const HOP_BY_HOP = new Set(["transfer-encoding", "connection", "keep-alive"]);
+
 export async function startFaultProxy(targetUrl: string, fault: Fault): Promise<RunningProxy> {
   const target = new URL(targetUrl);
   const server: Server = createServer((incoming, outgoing) => {
@@ -78,8 +80,9 @@ export async function startFaultProxy(targetUrl: string, fault: Fault): Promise<
         if (side) await forward(target, side);
         if (fault.rewrite) res = await fault.rewrite(req, res);
         const headers: Record<string, string | string[]> = {};
-        for (const [k, v] of Object.entries(res.headers))
-          if (v !== undefined && k !== "transfer-encoding") headers[k] = v;
+        // hop-by-hop headers describe the target's connection, not this one (RFC 9110 §7.6.1): the target's
+        // `keep-alive: timeout=72` forwarded here made clients reuse sockets this server had closed after 5 s
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
         headers["content-length"] = String(res.body.length);
         outgoing.writeHead(res.status, headers);
         outgoing.end(res.body);

@@ -19,23 +19,32 @@ export interface CaseEnv {
   balance: number | null;
   /** the target really fetches URLs: the fixture outcomes stored with a case hold (judgeValidAnswer) */
   fetches: boolean;
+  /** credits still to spend (--max-credits): a valid case whose price is over it is not sent */
+  budget?: { remaining: number };
 }
 
 export interface CaseResult {
   failures: CheckFailure[];
   status: number | null;
   throttled: boolean;
+  /** not sent: its price is over what the credit budget has left */
+  unsent?: boolean;
 }
 
-export type BalanceRead = { ok: true; balance: number } | { ok: false; failure: CheckFailure };
+export type BalanceRead =
+  | { ok: true; balance: number }
+  | { ok: false; failure: CheckFailure }
+  /** the target's rate limit held the read back, even after waiting as told: not the target's fault */
+  | { ok: false; throttled: true };
 
 export async function readBalance(client: HttpClient, key: string): Promise<BalanceRead> {
-  const r = await client.send({ method: "GET", path: "/usage" }, key);
+  const r = await client.read({ method: "GET", path: "/usage" }, key);
   if (!r.ok)
     return {
       ok: false,
       failure: fail(r.kind === "timeout" ? "no-hang" : "no-dropped-connection", `GET /usage: ${r.message}`),
     };
+  if (r.status === 429) return { ok: false, throttled: true };
   const usage = (r.json as { usage?: unknown } | undefined)?.usage;
   if (r.status !== 200 || typeof usage !== "number") {
     return { ok: false, failure: fail("charge-exact", `GET /usage answered ${r.status} without a usage number`) };
@@ -56,8 +65,13 @@ function echoOf(contract: Contract, operationId: string): string | null {
 }
 
 export async function runCase(env: CaseEnv, c: FuzzCase): Promise<CaseResult> {
+  if (env.budget && !c.violation) {
+    const price = env.contract.prices.requestCredits(c.operationId, c.request.body);
+    if (price > env.budget.remaining) return { failures: [], status: null, throttled: false, unsent: true };
+  }
   if (env.balance === null) {
     const first = await readBalance(env.client, env.key);
+    if (!first.ok && "throttled" in first) return { failures: [], status: null, throttled: true };
     if (!first.ok) return { failures: [first.failure], status: null, throttled: false };
     env.balance = first.balance;
   }
@@ -85,9 +99,12 @@ export async function runCase(env: CaseEnv, c: FuzzCase): Promise<CaseResult> {
   const after = await readBalance(env.client, env.key);
   if (!after.ok) {
     env.balance = null;
+    // a throttled read leaves the charge unknown: the case is counted throttled, its other findings stand
+    if ("throttled" in after) return { failures, status: answer.status, throttled: true };
     return { failures: [...failures, after.failure], status: answer.status, throttled };
   }
   env.balance = after.balance;
+  if (env.budget) env.budget.remaining -= Math.max(0, before - after.balance);
   if (before - after.balance !== cost) {
     const check = c.violation ? "rejected-not-charged" : "charge-exact";
     failures.push(

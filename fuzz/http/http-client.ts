@@ -3,6 +3,7 @@
 // connection"). It speaks to any target; nothing here knows the mock.
 import http from "node:http";
 import https from "node:https";
+import { createPacer, type RateOption } from "./rate-pacer.ts";
 
 /** A target-independent request: what the corpus stores and what curl reproduces. */
 export interface FuzzRequest {
@@ -35,6 +36,12 @@ export interface HttpClient {
   readonly baseUrl: string;
   /** `key` overrides the client's API key; `null` sends no credential */
   send(req: FuzzRequest, key?: string | null): Promise<HttpOutcome>;
+  /**
+   * A read the fuzzer makes for its own bookkeeping (`/usage`, status polls): a 429 is waited out as its
+   * `Retry-After` says and retried, a bounded number of times and never past the deadline; the last answer is
+   * returned, so a caller still holding a 429 knows it was throttled, not failed.
+   */
+  read(req: FuzzRequest, key?: string | null): Promise<HttpOutcome>;
   close(): void;
 }
 
@@ -42,6 +49,24 @@ export interface HttpClientOptions {
   baseUrl: string;
   apiKey: string | null;
   timeoutMs: number;
+  /** requests per second at most, or "auto" (default): the pace the target's RateLimit header advertises */
+  rate?: RateOption;
+  /** epoch ms after which no wait is started (the run's time budget); null: none */
+  deadline?: () => number | null;
+  /** one line per wait for Retry-After */
+  onWait?: (line: string) => void;
+}
+
+const MAX_READ_ATTEMPTS = 4;
+const MAX_RETRY_AFTER_S = 65;
+
+/** Retry-After in seconds (delta-seconds or an HTTP date), clamped to 1..65; 5 when absent or unreadable. */
+export function retryAfterSeconds(header: string | string[] | undefined, nowMs = Date.now()): number {
+  const v = Array.isArray(header) ? header[0] : header;
+  let s = Number(v);
+  if (v !== undefined && !Number.isFinite(s)) s = (Date.parse(v) - nowMs) / 1000;
+  if (!Number.isFinite(s)) s = 5;
+  return Math.min(Math.max(Math.ceil(s), 1), MAX_RETRY_AFTER_S);
 }
 
 export function createHttpClient(o: HttpClientOptions): HttpClient {
@@ -49,6 +74,8 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
   const secure = base.protocol === "https:";
   const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const prefix = base.pathname.replace(/\/$/, "");
+  const deadline = o.deadline ?? (() => null);
+  const pacer = createPacer(o.rate ?? "auto", deadline);
 
   function once(req: FuzzRequest, key: string | null): Promise<HttpOutcome & { reused?: boolean }> {
     const started = performance.now();
@@ -118,14 +145,29 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
     });
   }
 
+  async function send(req: FuzzRequest, key?: string | null): Promise<HttpOutcome> {
+    const credential = key === undefined ? o.apiKey : key;
+    await pacer.before(req.path);
+    let answer = await once(req, credential);
+    // A keep-alive socket the server closed while idle fails on reuse; Node's docs advise one retry.
+    if (!answer.ok && answer.kind === "dropped" && answer.reused) answer = await once(req, credential);
+    if (answer.ok) pacer.after(req.path, answer.headers);
+    return answer;
+  }
+
   return {
     baseUrl: base.origin + prefix,
-    async send(req, key) {
-      const credential = key === undefined ? o.apiKey : key;
-      const first = await once(req, credential);
-      // A keep-alive socket the server closed while idle fails on reuse; Node's docs advise one retry.
-      if (!first.ok && first.kind === "dropped" && first.reused) return once(req, credential);
-      return first;
+    send,
+    async read(req, key) {
+      for (let attempt = 1; ; attempt++) {
+        const answer = await send(req, key);
+        if (!answer.ok || answer.status !== 429 || attempt >= MAX_READ_ATTEMPTS) return answer;
+        const seconds = retryAfterSeconds(answer.headers["retry-after"]);
+        const end = deadline();
+        if (end !== null && Date.now() + seconds * 1000 > end) return answer;
+        o.onWait?.(`  rate-limited on ${req.method} ${req.path}: waiting ${seconds} s (Retry-After)`);
+        await new Promise((r) => setTimeout(r, seconds * 1000));
+      }
     },
     close() {
       agent.destroy();

@@ -26,6 +26,8 @@ export interface RunContext {
   waivers: readonly Waiver[];
   /** the live counters of the running workers, summed for progress lines */
   progress: Array<{ readonly cases: number }>;
+  /** credits the input properties may still spend of the given key (--max-credits); absent: no cap */
+  budget?: { remaining: number };
 }
 
 /** Worker accounts on a target with /__mock: enough credits that valid input never meets 402 by accident. */
@@ -71,6 +73,8 @@ export async function runInputProperty(
       key,
       balance: null,
       fetches: !ctx.target.admin,
+      // the cap is on the given key: a worker's own mock account spends nothing of it
+      budget: key === ctx.apiKey ? ctx.budget : undefined,
     };
     const stats = emptyStats();
     ctx.progress.push(stats);
