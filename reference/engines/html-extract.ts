@@ -2,6 +2,7 @@
 // text; D-crawl-content, D-crawl-metadata). @mozilla/readability over linkedom (issue 5: ~6x faster than jsdom with
 // the same output), boilerplate removed first (html-clean.ts), Markdown by turndown (html-markdown.ts).
 import { Readability } from "@mozilla/readability";
+import { applyArticleRules } from "./article-rules.ts";
 import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
 import { parseDocument } from "./html-document.ts";
 import { toMarkdown } from "./html-markdown.ts";
@@ -19,7 +20,28 @@ function fallbackTitle(pageUrl: string): string {
   return decodeURIComponent(u.pathname.split("/").filter(Boolean).at(-1) ?? "") || u.hostname;
 }
 
+export interface ExtractOptions {
+  /** article rules to leave out (the benchmark's ablation); none by default */
+  skipRules?: ReadonlySet<string>;
+}
+
+/** The cleaned article: the rules of article-rules.ts run on what Readability kept. */
+function cleanArticle(contentHtml: string, skip: ReadonlySet<string> | undefined): Element {
+  const body = parseDocument(contentHtml).body as Element;
+  applyArticleRules(body, skip);
+  return body;
+}
+
 export function extractHtml(html: string, pageUrl: string, contentLanguage?: string): ExtractedPage {
+  return extractHtmlWith(html, pageUrl, contentLanguage, {});
+}
+
+export function extractHtmlWith(
+  html: string,
+  pageUrl: string,
+  contentLanguage: string | undefined,
+  options: ExtractOptions,
+): ExtractedPage {
   const document = parseDocument(html);
   const { title: headTitle, ...metadata } = readHeadMetadata(document, pageUrl, contentLanguage);
   absolutizeUrls(document, pageUrl);
@@ -30,7 +52,7 @@ export function extractHtml(html: string, pageUrl: string, contentLanguage?: str
   const article = new Readability(document, { charThreshold: 200, keepClasses: true }).parse();
   const useArticle = Boolean(article?.textContent?.trim());
   const title = (article?.title || headTitle || "").trim() || fallbackTitle(pageUrl);
-  let markdown = toMarkdown(useArticle ? (article?.content ?? "") : bodyHtml);
+  let markdown = toMarkdown(useArticle ? cleanArticle(article?.content ?? "", options.skipRules) : bodyHtml);
   // Readability drops the h1 that repeats the title; the content still opens with it (as the mock's pages do)
   if (markdown && !markdown.startsWith("# ")) markdown = `# ${title}\n\n${markdown}`;
   return {

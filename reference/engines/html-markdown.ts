@@ -6,7 +6,7 @@ const service = new TurndownService({
   headingStyle: "atx",
   codeBlockStyle: "fenced",
   bulletListMarker: "-",
-  emDelimiter: "_",
+  emDelimiter: "*",
   hr: "---",
 });
 
