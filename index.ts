@@ -8,6 +8,12 @@ export {
   type FuzzResult,
   runFuzz,
 } from "./fuzz/index.ts";
+export {
+  benchCrawlQuality,
+  type CrawlQualityOptions,
+  type CrawlQualityResult,
+  type CrawlQualityRun,
+} from "./load/bench/crawl-quality-bench.ts";
 export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-bench.ts";
 export {
   type CompareResult,
