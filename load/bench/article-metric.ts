@@ -80,8 +80,8 @@ export function aggregate(scores: ReadonlyArray<Pick<PageScore, "precision" | "r
   return { f1: harmonic(precision, recall), precision, recall, pages };
 }
 
-// a link destination: no spaces, parentheses balanced one level deep, an optional "title"
-const DESTINATION = String.raw`\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:"[^"]*"|'[^']*'|\([^()]*\)))?\s*\)`;
+// a link destination: <in angle brackets>, or no spaces with parentheses balanced one level deep; an optional "title"
+const DESTINATION = String.raw`\(\s*(?:<[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^()]*\)))?\s*\)`;
 const LABEL = String.raw`\[((?:\\.|[^\]\\])*)\]`;
 const IMAGE = new RegExp(`!${LABEL}${DESTINATION}`, "g");
 const LINK = new RegExp(`${LABEL}${DESTINATION}`, "g");
