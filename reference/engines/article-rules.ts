@@ -47,6 +47,15 @@ const FIGURE_NAMES = w(
   "caption|captions|credit|credits|gallery|slideshow|slider|carousel|lightbox|figure|photo credit|image credit|media credit|wp caption",
 );
 const COUNTER = /^(?:(?:image|photo|picture|slide|item)s?\s*)?\d+\s*(?:of|\/|von|de|sur|di)\s*\/?\s*\d+$/i;
+const AGENCIES = "getty images|ap photo|afp|reuters|shutterstock|epa(?:-efe)?|alamy|istock(?:photo)?|bloomberg";
+const PHOTO_CREDIT = new RegExp(
+  `(?:\\b(?:${AGENCIES})\\b.*[/|]|[/|].*\\b(?:${AGENCIES})\\b|^credit\\b|photo(?:graph)?:|image:)`,
+  "i",
+);
+const CAPTION_END = new RegExp(
+  `\\((?:[^()]*\\b(?:${AGENCIES}|photo|image|file)\\b[^()]*)\\)\\W*$|\\b(?:photo|image|credit):[^.]*$`,
+  "i",
+);
 const figures: ArticleRule = {
   name: "figures",
   apply(root) {
@@ -54,6 +63,9 @@ const figures: ArticleRule = {
     byName(root, FIGURE_NAMES, 80);
     byText(root, COUNTER, 6, true);
     byText(root, /^(?:image|photo|picture)\s+(?:copyright|caption|credit)\b|^\(?(?:image|photo|credit)s?\s*:/i, 40);
+    // a caption left without its picture: short, and signed by a photo agency or credit
+    byText(root, PHOTO_CREDIT, 12);
+    byText(root, CAPTION_END, 45);
   },
 };
 
@@ -78,6 +90,7 @@ const BYLINE = /^(?:by|written by|words by|von|par|por|di|door|av)\s+\p{Lu}/u;
 const STAMP = /^(?:posted|published|updated|first published|last updated|modified|posted on|published on)\b/i;
 const READING =
   /\b(?:\d+\s*(?:-|\s)?min(?:ute)?s?\s+read|reading time|read time|tempo de leitura|lesezeit|temps de lecture)\b/i;
+const LONE_BY = /^(?:by|por|von|par|di|door|av)$/i;
 const bylines: ArticleRule = {
   name: "bylines-datelines",
   apply(root) {
@@ -91,6 +104,12 @@ const bylines: ArticleRule = {
       const words = wordCount(text);
       if (words === 0 || words > 20) continue;
       if (isDateLine(text) || BYLINE.test(text) || STAMP.test(text) || READING.test(text)) removeGuarded(el, root);
+      else if (LONE_BY.test(text)) {
+        // "By" in a block of its own, the name in the next one
+        const next = el.nextElementSibling;
+        if (next && wordCount(textOf(next)) <= 6) removeGuarded(next, root);
+        removeGuarded(el, root);
+      }
     }
   },
 };
@@ -195,11 +214,16 @@ const comments: ArticleRule = {
 
 // the closing notes of news copy: who reported and edited, copyright lines
 const CREDIT_LINE =
-  /^\(?(?:(?:additional )?reporting by|writing by|editing by|compiled by)\b|\bcontributed (?:to )?(?:this )?report(?:ing)?\b|^(?:copyright|©|\(c\))/i;
+  /^\(?(?:(?:additional )?reporting by|writing by|editing by|compiled by)\b|\bcontributed (?:to )?(?:this )?report(?:ing)?\b|^(?:copyright|©|\(c\))|©\s*\d{4}|\ball rights reserved\b/i;
+const TAGS_LINE =
+  /^(?:filed under|tags?|tagged|topics?|categories|category|posted in|mots-clés|étiquettes|etiquetas|schlagwörter|themen|argomenti|tag)\s*:/i;
 const closingNotes: ArticleRule = {
   name: "closing-notes",
   apply(root) {
     byText(root, CREDIT_LINE, 60);
+    byText(root, TAGS_LINE, 40);
+    // separator lines typed as text ("___", "* * *")
+    for (const el of leafBlocks(root)) if (/^[\s_*=~\-–—.•·]+$/.test(el.textContent ?? "x")) el.remove();
   },
 };
 

@@ -25,10 +25,22 @@ export interface ExtractOptions {
   skipRules?: ReadonlySet<string>;
 }
 
-/** The cleaned article: the rules of article-rules.ts run on what Readability kept. */
-function cleanArticle(contentHtml: string, skip: ReadonlySet<string> | undefined): Element {
+const words = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+
+/**
+ * The cleaned article: the rules of article-rules.ts run on what Readability kept, and a heading that repeats the
+ * title goes (the content opens with the title as its heading).
+ */
+function cleanArticle(contentHtml: string, title: string, skip: ReadonlySet<string> = new Set()): Element {
   const body = parseDocument(contentHtml).body as Element;
   applyArticleRules(body, skip);
+  const name = words(title);
+  if (!skip.has("title-repeat") && name) {
+    for (const h of body.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
+      const text = words(h.textContent ?? "");
+      if (text && (text === name || (name.startsWith(`${text} `) && text.length >= name.length / 2))) h.remove();
+    }
+  }
   return body;
 }
 
@@ -52,7 +64,7 @@ export function extractHtmlWith(
   const article = new Readability(document, { charThreshold: 200, keepClasses: true }).parse();
   const useArticle = Boolean(article?.textContent?.trim());
   const title = (article?.title || headTitle || "").trim() || fallbackTitle(pageUrl);
-  let markdown = toMarkdown(useArticle ? cleanArticle(article?.content ?? "", options.skipRules) : bodyHtml);
+  let markdown = toMarkdown(useArticle ? cleanArticle(article?.content ?? "", title, options.skipRules) : bodyHtml);
   // Readability drops the h1 that repeats the title; the content still opens with it (as the mock's pages do)
   if (markdown && !markdown.startsWith("# ")) markdown = `# ${title}\n\n${markdown}`;
   return {

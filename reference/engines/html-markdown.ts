@@ -11,6 +11,11 @@ const service = new TurndownService({
   hr: "---",
 });
 
+// turndown escapes every "_"; inside a word it cannot start emphasis (CommonMark's flanking rules), so snake_case
+// and file_names stay as written
+const escapeText = service.escape.bind(service);
+service.escape = (text: string) => escapeText(text).replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, "_");
+
 service.remove(["script", "style", "noscript", "template", "iframe", "button", "form", "input", "select", "textarea"]);
 
 // turndown's own rule pads bullets to four columns ("-   item"); one space is what Markdown writers use.
