@@ -86,7 +86,8 @@ function isDateLine(text: string): boolean {
   const dateish = tokens.filter((t) => /\d/.test(t) || DATE_WORD.test(t)).length;
   return dateish / tokens.length >= 0.75;
 }
-const BYLINE = /^(?:by|written by|words by|von|par|por|di|door|av)\s+\p{Lu}/u;
+// case matters for the name only: "By Jane Doe", not "by the harbour"
+const BYLINE = /^(?:[Bb]y|[Ww]ritten by|[Ww]ords by|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Aa]v)\s+\p{Lu}/u;
 const STAMP = /^(?:posted|published|updated|first published|last updated|modified|posted on|published on)\b/i;
 const READING =
   /\b(?:\d+\s*(?:-|\s)?min(?:ute)?s?\s+read|reading time|read time|tempo de leitura|lesezeit|temps de lecture)\b/i;
@@ -172,7 +173,7 @@ const related: ArticleRule = {
 
 // newsletter, subscription, app and cookie prompts; advertising slots
 const PROMPT_NAMES = w(
-  "newsletter|newsletters|subscribe|subscription|signup|sign up|optin|opt in|paywall|promo|promotion|cta|call to action|ad|ads|advert|advertisement|advertising|sponsored|sponsor|cookie|cookies|consent|inline promo",
+  "newsletter|newsletters|subscribe|subscription|signup|sign up|optin|opt in|paywall|promo|promotion|cta|call to action|ad|ads|advert|advertisement|advertising|sponsored|sponsor|cookie|cookies|consent|inline promo|popup|popover|tooltip|rollover|hovercard|modal",
 );
 const PROMPT_TEXT =
   /\b(?:sign up|subscribe|newsletters?|inbox|follow (?:us|\S+ on)|download (?:the|our) app|get the \S+(?: \S+)? app|click here|join our|sign in to)\b/i;
