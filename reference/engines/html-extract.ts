@@ -2,6 +2,7 @@
 // text; D-crawl-content, D-crawl-metadata). @mozilla/readability over linkedom (issue 5: ~6x faster than jsdom with
 // the same output), boilerplate removed first (html-clean.ts), Markdown by turndown (html-markdown.ts).
 import { Readability } from "@mozilla/readability";
+import { structuredArticleNode } from "./article-hint.ts";
 import { applyArticleRules } from "./article-rules.ts";
 import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
 import { parseDocument } from "./html-document.ts";
@@ -59,6 +60,12 @@ export function extractHtmlWith(
   absolutizeUrls(document, pageUrl);
   removeBoilerplate(document);
   const bodyHtml = document.body?.innerHTML ?? "";
+  const hint = options.skipRules?.has("structured-data") ? null : structuredArticleNode(document);
+  if (hint && document.body) {
+    hint.remove();
+    while (document.body.firstChild) document.body.firstChild.remove();
+    document.body.append(hint);
+  }
   // Readability keeps what scores as the article; on short pages it can find nothing, then the cleaned body stands
   // keepClasses: a code block's `language-*` class names the fence's language
   const article = new Readability(document, { charThreshold: 200, keepClasses: true }).parse();
