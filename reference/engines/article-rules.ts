@@ -10,10 +10,13 @@ export interface ArticleRule {
   apply(root: Element): void;
 }
 
+// the root's word count, measured once per rule rather than at every removal
+const rootWords = new WeakMap<Element, number>();
+
 /** Removes `el` unless it holds half or more of the root's words (then the guess is more likely wrong). */
 function removeGuarded(el: Element, root: Element): void {
   if (el === root || !el.isConnected) return;
-  const total = wordCount(textOf(root));
+  const total = rootWords.get(root) ?? wordCount(textOf(root));
   if (total > 0 && wordCount(textOf(el)) >= total / 2) return;
   el.remove();
 }
@@ -56,9 +59,22 @@ const CAPTION_END = new RegExp(
   `\\((?:[^()]*\\b(?:${AGENCIES}|photo|image|file)\\b[^()]*)\\)\\W*$|\\b(?:photo|image|credit):[^.]*$`,
   "i",
 );
+const FIGURE_BOX = new Set(["DIV", "SPAN", "SECTION", "FIGURE", "A", "PICTURE"]);
+/** A box with a paragraph, heading, list, table or code of its own (not a caption's) is text, not a figure. */
+const holdsText = (box: Element) =>
+  [...box.querySelectorAll("p, h1, h2, h3, h4, h5, h6, li, table, pre")].some((b) => !b.closest("figcaption"));
 const figures: ArticleRule = {
   name: "figures",
   apply(root) {
+    // a picture's own box (layout elements around it with a short caption or credit) goes with it
+    for (const img of [...root.querySelectorAll("img, picture, video")]) {
+      let box: Element = img;
+      for (let up = img.parentElement; up && up !== root && FIGURE_BOX.has(up.tagName); up = up.parentElement) {
+        if (wordCount(textOf(up)) > 40 || holdsText(up)) break;
+        box = up;
+      }
+      if (box !== img) removeGuarded(box, root);
+    }
     for (const el of [...root.querySelectorAll("figure, figcaption, picture, img, video, audio, svg")]) el.remove();
     byName(root, FIGURE_NAMES, 80);
     byText(root, COUNTER, 6, true);
@@ -240,5 +256,10 @@ export const ARTICLE_RULES: readonly ArticleRule[] = [
 ];
 
 export function applyArticleRules(root: Element, skip: ReadonlySet<string> = new Set()): void {
-  for (const rule of ARTICLE_RULES) if (!skip.has(rule.name)) rule.apply(root);
+  for (const rule of ARTICLE_RULES) {
+    if (skip.has(rule.name)) continue;
+    rootWords.set(root, wordCount(textOf(root)));
+    rule.apply(root);
+  }
+  rootWords.delete(root);
 }
