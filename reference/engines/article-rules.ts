@@ -87,7 +87,7 @@ const figures: ArticleRule = {
 
 // bylines and datelines: the author's name, the published and updated times, reading time
 const META_NAMES = w(
-  "byline|bylines|author|authors|author name|dateline|timestamp|date|dates|time|pubdate|published|updated|posted|post meta|entry meta|article meta|meta data|article info|post info|reading time|read time",
+  "dek|standfirst|strapline|subheadline|sub headline|article summary|kicker|byline|bylines|author|authors|author name|dateline|timestamp|date|dates|time|pubdate|published|updated|posted|post meta|entry meta|article meta|meta data|article info|post info|reading time|read time",
 );
 const MONTHS =
   "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december";
@@ -150,14 +150,15 @@ const RELATED_NAMES = w(
 const RELATED_HEAD =
   /^(?:related(?: \w+)?|you (?:may|might) (?:also )?(?:like|enjoy)|more(?: \w+){0,3} (?:stories|news|articles|posts|coverage|from \S+)|more|read (?:more|next|also)|see (?:more|also)|also (?:read|see|on \S+)|don'?t miss|trending(?: now)?|popular(?: this week)?|most (?:read|popular|viewed|shared)|recent (?:articles|posts|stories)|latest (?:news|stories|articles)|recommended(?: for you)?|further reading|top stories|editor'?s picks)\W*$/i;
 const RELATED_LABEL =
-  /^(?:related(?: \w+)?|read more|read also|also read|see more|see also|more|don'?t miss|watch|also on \S+|recommended|click here)\s*[:|>»-]/i;
+  /^\W*(?:related(?: \w+)?|read more|read also|also read|also|see more|see also|more|don'?t miss|watch|also on \S+|recommended|click here|lire aussi|à lire aussi|leia também|lesen sie auch|lee también|leggi anche)\s*[:|>»-]/i;
 
 function removeHeadedBlock(heading: Element, root: Element): void {
   let next = heading.nextElementSibling;
   removeGuarded(heading, root);
   while (next && !isHeading(next)) {
     const after = next.nextElementSibling;
-    if (textOf(next) && linkDensity(next) < 0.5) break;
+    // under such a heading, lists are other stories (their links may cover only part of each item)
+    if (textOf(next) && next.tagName !== "UL" && next.tagName !== "OL" && linkDensity(next) < 0.5) break;
     removeGuarded(next, root);
     next = after;
   }
@@ -194,7 +195,7 @@ const PROMPT_NAMES = w(
 const PROMPT_TEXT =
   /\b(?:sign up|subscribe|newsletters?|inbox|follow (?:us|\S+ on)|download (?:the|our) app|get the \S+(?: \S+)? app|click here|join our|sign in to)\b/i;
 const AD_WORD =
-  /^(?:advertisement|advertising|advert|sponsored(?: content)?|anzeige|publicité|publicidad|pubblicità|publicidade|iklan|реклама|continue reading(?: below)?|skip to (?:main )?content|loading|processing\W*|this slideshow requires javascript\W*|caption|close)$/i;
+  /^(?:advertisement|advertising|advert|sponsored(?: content)?|anzeige|publicité|publicidad|pubblicità|publicidade|iklan|реклама|continue reading(?: below)?|skip to (?:main )?content|loading|processing\W*|this slideshow requires javascript\W*|caption|close|subscribe(?: now)?|post (?:a )?comment\W*)$/i;
 const prompts: ArticleRule = {
   name: "prompts-and-ads",
   apply(root) {
