@@ -1,6 +1,8 @@
 // An HTML page → its title, readable Markdown and head metadata (interface-spec "POST /crawl": title and body as clean
 // text; D-crawl-content, D-crawl-metadata). @mozilla/readability over linkedom (issue 5: ~6x faster than jsdom with
-// the same output), boilerplate removed first (html-clean.ts), Markdown by turndown (html-markdown.ts).
+// the same output), boilerplate removed first (html-clean.ts), the article node named by structured data when there is
+// one (article-hint.ts), what is not the article removed from Readability's choice (article-rules.ts; issue 13), Markdown
+// by turndown (html-markdown.ts). A pure synchronous function of the page, so it can run in a worker thread as is.
 import { Readability } from "@mozilla/readability";
 import { structuredArticleNode } from "./article-hint.ts";
 import { applyArticleRules } from "./article-rules.ts";
@@ -22,7 +24,10 @@ function fallbackTitle(pageUrl: string): string {
 }
 
 export interface ExtractOptions {
-  /** article rules to leave out (the benchmark's ablation); none by default */
+  /**
+   * rules to leave out, by name (an article rule of article-rules.ts, "title-repeat" or "structured-data"): how the
+   * README's ablation table is measured; none by default
+   */
   skipRules?: ReadonlySet<string>;
 }
 
