@@ -66,3 +66,15 @@ describe("article rules, on the Markdown of a news story", () => {
     else expect(md).not.toMatch(text);
   });
 });
+
+describe("article rules, guarded", () => {
+  it("keeps Readability's text when the rules together would take most of it (a misread page)", () => {
+    const entry = (n: number) =>
+      `<p class="timestamp">Entry ${n}: the harbour master reported the tide at its highest for the season, and the ` +
+      `ferry crews held the boats at the pier until the water fell back below the quay wall.</p>`;
+    const page = `<html><head><title>Harbour log</title></head><body><article><h1>Harbour log</h1>
+      ${[1, 2, 3, 4, 5].map(entry).join("")}</article></body></html>`;
+    const md = extractHtml(page, "https://log.example/").markdown;
+    for (const n of [1, 2, 3, 4, 5]) expect(md).toContain(`Entry ${n}: the harbour master`);
+  });
+});
