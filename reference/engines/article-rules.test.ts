@@ -68,6 +68,14 @@ describe("article rules, on the Markdown of a news story", () => {
 });
 
 describe("article rules, guarded", () => {
+  it.each([
+    "By March, the ferry will run every night of the week.",
+    "Updated guidance for ferry passengers was published by the board on its website.",
+  ])("keeps a sentence that only opens like a byline or a timestamp: %s", (sentence) => {
+    const page = STORY.replace("<blockquote>", `<p>${sentence}</p><blockquote>`);
+    expect(extractHtml(page, "https://courier.example/news/ferries").markdown).toContain(sentence);
+  });
+
   it("keeps Readability's text when the rules together would take most of it (a misread page)", () => {
     const entry = (n: number) =>
       `<p class="timestamp">Entry ${n}: the harbour master reported the tide at its highest for the season, and the ` +

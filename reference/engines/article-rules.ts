@@ -103,7 +103,13 @@ function isDateLine(text: string): boolean {
   return dateish / tokens.length >= 0.75;
 }
 // case matters for the name only: "By Jane Doe", not "by the harbour"
-const BYLINE = /^(?:[Bb]y|[Ww]ritten by|[Ww]ords by|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Aa]v)\s+\p{Lu}/u;
+const BYLINE = /^(?:[Bb]y|[Ww]ritten by|[Ww]ords by|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Aa]v)\s+(\p{Lu}[\p{L}.'’-]*)/u;
+/** "By Jane Doe, Reuters", not a sentence that opens with "By March," or "By Tuesday the ferry…". */
+function isByline(text: string): boolean {
+  const m = BYLINE.exec(text);
+  if (!m || DATE_WORD.test(m[1].replace(/\.$/, ""))) return false;
+  return !(/[.!?]$/.test(text) && wordCount(text) >= 7);
+}
 const STAMP = /^(?:posted|published|updated|first published|last updated|modified|posted on|published on)\b/i;
 const READING =
   /\b(?:\d+\s*(?:-|\s)?min(?:ute)?s?\s+read|reading time|read time|tempo de leitura|lesezeit|temps de lecture)\b/i;
@@ -120,7 +126,8 @@ const bylines: ArticleRule = {
       const text = textOf(el);
       const words = wordCount(text);
       if (words === 0 || words > 20) continue;
-      if (isDateLine(text) || BYLINE.test(text) || STAMP.test(text) || READING.test(text)) removeGuarded(el, root);
+      if (isDateLine(text) || isByline(text) || (STAMP.test(text) && /\d/.test(text)) || READING.test(text))
+        removeGuarded(el, root);
       else if (LONE_BY.test(text)) {
         // "By" in a block of its own, the name in the next one
         const next = el.nextElementSibling;
