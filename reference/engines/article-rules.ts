@@ -34,11 +34,15 @@ function leafBlocks(root: Element): Element[] {
   );
 }
 
+const INLINE = new Set(["SPAN", "TIME", "SMALL", "EM", "STRONG"]);
+
 /** Short paragraph-like blocks, outside tables and lists, whose text matches. */
 function byText(root: Element, pattern: RegExp, maxWords: number, inLists = false): void {
   for (const el of [...root.querySelectorAll("p, div, span, h1, h2, h3, h4, h5, h6, li, time, small, em, strong")]) {
     if (!el.isConnected || el.closest("table") || (!inLists && el.closest("ul, ol") && el.tagName !== "LI")) continue;
     const text = textOf(el);
+    // an inline element counts only when it is the whole of its block: "Reuters/Ipsos" inside a sentence stays
+    if (INLINE.has(el.tagName) && el.parentElement && textOf(el.parentElement) !== text) continue;
     if (text && wordCount(text) <= maxWords && pattern.test(text)) removeGuarded(el, root);
   }
 }
@@ -51,8 +55,10 @@ const FIGURE_NAMES = w(
 );
 const COUNTER = /^(?:(?:image|photo|picture|slide|item)s?\s*)?\d+\s*(?:of|\/|von|de|sur|di)\s*\/?\s*\d+$/i;
 const AGENCIES = "getty images|ap photo|afp|reuters|shutterstock|epa(?:-efe)?|alamy|istock(?:photo)?|bloomberg";
+// "Alex Wong | Getty Images", "Ali/Hindustan Times/Getty Images", "REUTERS/Jane Doe", "(Image: © NASA)": the agency
+// closes or opens the line, so "the latest Reuters/Ipsos poll" in a sentence is no credit
 const PHOTO_CREDIT = new RegExp(
-  `(?:\\b(?:${AGENCIES})\\b.*[/|]|[/|].*\\b(?:${AGENCIES})\\b|^credit\\b|photo(?:graph)?:|image:)`,
+  `[/|]\\s*(?:${AGENCIES})\\W*$|^\\W*(?:${AGENCIES})\\s*[/|]|^\\W*(?:credit|photo(?:graph)?|image)s?\\s*:`,
   "i",
 );
 const CAPTION_END = new RegExp(
