@@ -9,6 +9,12 @@ export {
   runFuzz,
 } from "./fuzz/index.ts";
 export { type GateOptions, type GateResult, runGate } from "./gate/index.ts";
+export {
+  benchCrawlQuality,
+  type CrawlQualityOptions,
+  type CrawlQualityResult,
+  type CrawlQualityRun,
+} from "./load/bench/crawl-quality-bench.ts";
 export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-bench.ts";
 export {
   type CompareResult,

@@ -3,12 +3,17 @@ import { parseArgs } from "node:util";
 import { benchMockSearch, renderBench, writeBench } from "./mock-search-bench.ts";
 
 export const BENCH_HELP = `Usage: plumbline bench mock-search [--duration S] [--connections N] [--rounds N]
+       plumbline bench crawl-quality --data DIR [--target URL --api-key KEY] [--json] …  (--help for its options)
 
   POST /search throughput and p99 of the plumbline mock, Prism mocking the same spec, and a bare Fastify route
   returning the same bytes, on loopback, in N alternating rounds (default 3; the median counts). Writes reports/bench/mock-search.json.
   Targets: mock >= 10x Prism and >= 0.6x bare Fastify. Exit codes: 0 targets hold, 1 a target missed, 2 could not run.`;
 
 export async function benchCommand(argv: string[]): Promise<number> {
+  if (argv[0] === "crawl-quality") {
+    const { crawlQualityCommand } = await import("./crawl-quality-cli.ts");
+    return crawlQualityCommand(argv.slice(1));
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -24,7 +29,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (positionals[0] !== "mock-search")
-    throw new Error(`unknown benchmark "${positionals[0] ?? ""}"; known: mock-search`);
+    throw new Error(`unknown benchmark "${positionals[0] ?? ""}"; known: mock-search, crawl-quality`);
   const durationSeconds = Number(values.duration);
   const connections = Number(values.connections);
   if (!(durationSeconds >= 1 && durationSeconds <= 120) || !(connections >= 1 && connections <= 1000)) {

@@ -1,14 +1,20 @@
 // HTML → Markdown (D-crawl-content: headings, lists, links, code blocks), with turndown. ATX headings, fenced code
 // (the language kept from a `language-*` class), "-" bullets followed by one space as the mock writes them.
 import TurndownService from "turndown";
+import { parseDocument } from "./html-document.ts";
 
 const service = new TurndownService({
   headingStyle: "atx",
   codeBlockStyle: "fenced",
   bulletListMarker: "-",
-  emDelimiter: "_",
+  emDelimiter: "*",
   hr: "---",
 });
+
+// turndown escapes every "_"; inside a word it cannot start emphasis (CommonMark's flanking rules), so snake_case
+// and file_names stay as written
+const escapeText = service.escape.bind(service);
+service.escape = (text: string) => escapeText(text).replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, "_");
 
 service.remove(["script", "style", "noscript", "template", "iframe", "button", "form", "input", "select", "textarea"]);
 
@@ -36,10 +42,56 @@ service.addRule("dataImage", {
   replacement: (_content, node) => (node as Element).getAttribute("alt") ?? "",
 });
 
+// Tables as GFM pipe tables when they hold data: no table inside, some row with two cells or more. The first row is
+// the header (GFM needs one). A layout table (nested, or one column) keeps its cells as paragraphs.
+function dataTable(node: Node): Element | null {
+  const table = (node as Element).closest?.("table");
+  if (!table || table.querySelector("table")) return null;
+  return [...table.querySelectorAll("tr")].some((tr) => tr.querySelectorAll("th, td").length >= 2) ? table : null;
+}
+
+const firstRow = (table: Element) => table.querySelector("tr");
+const span = (cell: Element) => Math.max(1, Math.min(50, Number(cell.getAttribute("colspan")) || 1));
+
+service.addRule("tableCell", {
+  filter: (node) => (node.nodeName === "TH" || node.nodeName === "TD") && dataTable(node) !== null,
+  replacement(content, node) {
+    const text = content
+      .trim()
+      .replace(/\s*\n\s*/g, " ")
+      .replace(/\|/g, "\\|");
+    return ` ${text} |${" |".repeat(span(node as Element) - 1)}`;
+  },
+});
+
+service.addRule("tableRow", {
+  filter: (node) => node.nodeName === "TR" && dataTable(node) !== null,
+  replacement(content, node) {
+    const row = `\n|${content}`;
+    const table = dataTable(node) as Element;
+    if (firstRow(table) !== node) return row;
+    let columns = 0;
+    for (const cell of (node as Element).querySelectorAll("th, td")) columns += span(cell);
+    return `${row}\n|${" --- |".repeat(columns)}`;
+  },
+});
+
+service.addRule("table", {
+  filter: (node) => node.nodeName === "TABLE" && dataTable(node) !== null,
+  replacement: (content) => `\n\n${content.replace(/^\n+/, "")}\n\n`,
+});
+
+service.addRule("tableSection", {
+  filter: (node) => ["THEAD", "TBODY", "TFOOT"].includes(node.nodeName) && dataTable(node) !== null,
+  replacement: (content) => content,
+});
+
 /** Markdown of an HTML fragment or element; runs of blank lines collapsed. */
 export function toMarkdown(html: string | Node): string {
+  // one DOM for every rule: a string is parsed by linkedom too, not by turndown's own parser
+  const root = typeof html === "string" ? (parseDocument(html).body as unknown as Node) : html;
   return service
-    .turndown(html as string)
+    .turndown(root as unknown as string)
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
