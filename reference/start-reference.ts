@@ -2,7 +2,14 @@
 // the shared platform over SQL stores (SQLite by default, PostgreSQL with databaseUrl) and real engines.
 import type { FastifyInstance } from "fastify";
 import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index.ts";
-import { createBrowserRenderer, createCrawlEngine, createHttpClient, createSitemapEngine } from "./engines/index.ts";
+import {
+  createBrowserPool,
+  createBrowserRenderer,
+  createCrawlEngine,
+  createHttpClient,
+  createScreenshotEngine,
+  createSitemapEngine,
+} from "./engines/index.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
@@ -23,8 +30,11 @@ export interface ReferenceOptions {
   allowPrivateNetwork?: boolean;
   /** the issuer URL of the authorization server the protected-resource metadata names (none by default) */
   authorizationServer?: string;
-  /** Chromium for the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
+  /** Chromium for /screenshot and the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
   chromiumPath?: string;
+  /** browser contexts open at once (default 4) and callers waiting for one (default 8; past that, 503) */
+  browserContexts?: number;
+  browserQueue?: number;
   /** the User-Agent of outbound requests; a deployment names its own contact page here */
   userAgent?: string;
   rateLimits?: Partial<RateLimitPolicy>;
@@ -53,9 +63,16 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   }
   // one outbound client for the whole reference, with the SSRF guard (issue 5 "POST /crawl")
   const http = createHttpClient({ allowPrivateNetwork: o.allowPrivateNetwork, userAgent: o.userAgent });
-  const renderer = createBrowserRenderer({ http, executablePath: o.chromiumPath });
-  const engines: Partial<Engines> = {
+  // one warm browser for /screenshot and the crawl fallback (issue 11)
+  const browsers = createBrowserPool({
+    executablePath: o.chromiumPath,
+    contexts: o.browserContexts,
+    queue: o.browserQueue,
+  });
+  const renderer = createBrowserRenderer({ http, pool: browsers });
+  const engines: Pick<Engines, "crawl" | "sitemap" | "screenshot"> = {
     crawl: createCrawlEngine({ http, renderer, clock: realClock }),
+    screenshot: createScreenshotEngine({ contract, pool: browsers, http }),
     sitemap: createSitemapEngine({ http }),
   };
   const app = await createPlatform({
@@ -74,7 +91,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   try {
     await app.listen({ host, port: o.port ?? 8080 });
   } catch (err) {
-    await renderer.close();
+    await browsers.close();
     await opened.close();
     throw err;
   }
@@ -87,7 +104,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     database: `${opened.dialect} ${opened.location}`,
     async close() {
       await app.close();
-      await renderer.close();
+      await browsers.close();
+      await http.close();
       await opened.close();
     },
   };
