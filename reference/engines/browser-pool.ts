@@ -1,10 +1,11 @@
 // The reference's one headless Chromium (issue 11 "POST /screenshot", issue 12 "Browser fallback"), shared by
 // /screenshot and the crawl's browser fallback: launched lazily, kept warm, relaunched after a crash; every caller
 // gets a fresh context (no cookie, cache or storage crosses from one caller to the next), at most `contexts` at
-// once. Callers beyond that wait in a bounded queue, for a bounded time: a full queue or a long wait is
+// once. A page's renderer process takes 200-800 ms to start on this 2-core machine, so `spares` never-used
+// contexts with their page open wait ready (device_scale_factor 1; viewport and media are set on the page). Callers beyond that wait in a bounded queue, for a bounded time: a full queue or a long wait is
 // PLB_SERVICE_UNAVAILABLE (503 on /screenshot), never an unbounded backlog. Every context is closed whatever
 // happens; one that will not close takes the browser down with it, and the next caller gets a new one.
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import type { EngineResult } from "../platform/engines.ts";
 
 // /work/.library/env/machines/node.md "Known to work": without the background-networking flags Chromium opens
@@ -41,15 +42,33 @@ export interface BrowserPoolOptions {
   queue?: number;
   /** longest wait for a context (default 10 s) */
   queueWaitMs?: number;
+  /** never-used contexts kept open and ready (default 2) */
+  spares?: number;
   /** flags added to CHROMIUM_ARGS (tests) */
   args?: string[];
 }
 
+/** What a caller's page looks like. */
+export interface PageOptions {
+  viewport?: { width: number; height: number };
+  deviceScaleFactor?: number;
+  colorScheme?: "light" | "dark";
+  reducedMotion?: "reduce" | "no-preference";
+}
+
+interface Warm {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
+const CONTEXT_BASE = { serviceWorkers: "block", acceptDownloads: false } as const;
+
 export interface BrowserPool {
   /** `run` in a fresh context, closed afterwards; PLB_SERVICE_UNAVAILABLE when none frees up in time */
-  withContext<T>(
-    options: BrowserContextOptions,
-    run: (context: BrowserContext) => Promise<EngineResult<T>>,
+  withPage<T>(
+    options: PageOptions,
+    run: (page: Page, context: BrowserContext) => Promise<EngineResult<T>>,
   ): Promise<EngineResult<T>>;
   /** contexts open, callers waiting, browsers launched so far */
   stats(): { open: number; waiting: number; launches: number };
@@ -69,6 +88,8 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   let closed = false;
   const waiting: Array<(granted: boolean) => void> = [];
   let browser: Promise<Browser> | null = null;
+  const spareCount = options.spares ?? 2;
+  let spares: Promise<Warm | null>[] = [];
 
   function shared(): Promise<Browser> {
     if (!browser) {
@@ -80,7 +101,9 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       });
       browser = launching;
       const forget = () => {
-        if (browser === launching) browser = null;
+        if (browser !== launching) return;
+        browser = null;
+        spares = [];
       };
       launching.then((b) => b.on("disconnected", forget), forget);
     }
@@ -116,6 +139,49 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     else open--;
   }
 
+  function refill(): void {
+    while (!closed && spares.length < spareCount) {
+      spares.push(
+        (async () => {
+          const b = await shared();
+          const context = await b.newContext(CONTEXT_BASE);
+          return { browser: b, context, page: await context.newPage() };
+        })().catch(() => null),
+      );
+    }
+  }
+
+  /** A spare ready for `o`, with its viewport and media set; null when none fits or it died. */
+  async function spare(o: PageOptions): Promise<Warm | null> {
+    if ((o.deviceScaleFactor ?? 1) !== 1 || spares.length === 0) return null;
+    const w = await spares.shift();
+    if (!w) return null;
+    try {
+      if (!w.browser.isConnected() || w.page.isClosed()) throw new Error("gone");
+      if (o.viewport) await w.page.setViewportSize(o.viewport);
+      await w.page.emulateMedia({ colorScheme: o.colorScheme ?? "light", reducedMotion: o.reducedMotion ?? null });
+      return w;
+    } catch {
+      await w.context.close().catch(() => {});
+      return null;
+    }
+  }
+
+  async function fresh(o: PageOptions): Promise<EngineResult<Warm>> {
+    let b: Browser;
+    try {
+      b = await shared();
+    } catch (err) {
+      return { ok: false, code: "PLB_UPSTREAM_FAILED", message: `The browser could not start: ${firstLine(err)}` };
+    }
+    try {
+      const context = await b.newContext({ ...CONTEXT_BASE, ...o });
+      return { ok: true, value: { browser: b, context, page: await context.newPage() } };
+    } catch (err) {
+      return { ok: false, code: "PLB_UPSTREAM_FAILED", message: `The browser failed: ${firstLine(err)}` };
+    }
+  }
+
   /** Closes a context; one that does not close within 5 s means a wedged browser, which is closed instead. */
   async function dispose(context: BrowserContext, owner: Browser): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -131,34 +197,27 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   }
 
   return {
-    async withContext(contextOptions, run) {
+    async withPage(pageOptions, run) {
       if (!(await acquire())) return unavailable("No browser is free; try again shortly");
       try {
-        let b: Browser;
+        const warm = await spare(pageOptions);
+        const got: EngineResult<Warm> = warm ? { ok: true, value: warm } : await fresh(pageOptions);
+        if (!got.ok) return got;
         try {
-          b = await shared();
-        } catch (err) {
-          return { ok: false, code: "PLB_UPSTREAM_FAILED", message: `The browser could not start: ${firstLine(err)}` };
-        }
-        let context: BrowserContext;
-        try {
-          context = await b.newContext({ serviceWorkers: "block", acceptDownloads: false, ...contextOptions });
-        } catch (err) {
-          return { ok: false, code: "PLB_UPSTREAM_FAILED", message: `The browser failed: ${firstLine(err)}` };
-        }
-        try {
-          return await run(context);
+          return await run(got.value.page, got.value.context);
         } finally {
-          await dispose(context, b);
+          await dispose(got.value.context, got.value.browser);
         }
       } finally {
         release();
+        refill();
       }
     },
     stats: () => ({ open, waiting: waiting.length, launches }),
     async close() {
       closed = true;
       for (const w of waiting.splice(0)) w(false);
+      spares = [];
       const pending = browser;
       browser = null;
       if (pending) await (await pending.catch(() => null))?.close();

@@ -45,7 +45,7 @@ export function createBrowserRenderer(options: BrowserRendererOptions): PageRend
     budgetBytes: options.budgetBytes ?? 16 * 1024 * 1024,
   };
   return {
-    render: (url, signal) => pool.withContext({}, (context) => renderPage(context, url, settings, signal)),
+    render: (url, signal) => pool.withPage({}, (page, context) => renderPage(page, context, url, settings, signal)),
     async close() {
       if (own) await pool.close();
     },

@@ -2,7 +2,7 @@
 // the DOM back. Every request goes through the http client (route-through-client.ts) within one byte budget.
 // Failures are values; a page that navigates itself to a refused address fails with that refusal (issue 12), never
 // with Chromium's error page as its content.
-import type { BrowserContext } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import type { EngineResult } from "../platform/engines.ts";
 import { createByteBudget } from "./byte-budget.ts";
 import type { HttpClient } from "./http-client.ts";
@@ -39,6 +39,7 @@ async function settle(nav: Navigation, maxMs: number): Promise<void> {
 }
 
 export async function renderPage(
+  page: Page,
   context: BrowserContext,
   url: string,
   s: RenderSettings,
@@ -53,7 +54,6 @@ export async function renderPage(
   try {
     const budget = createByteBudget(s.budgetBytes);
     const nav = await routeThroughClient(context, s.http, { signal: done.signal, budget });
-    const page = await context.newPage();
     const loaded = await navigate(page, nav, url, "load", Date.now() + s.timeoutMs);
     if (!loaded.ok) return loaded;
     await settle(nav, s.settleMs);

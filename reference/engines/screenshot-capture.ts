@@ -94,6 +94,7 @@ async function clipOf(page: Page, element: Locator | null, s: ShotSettings, c: C
 }
 
 export async function captureScreenshot(
+  page: Page,
   context: BrowserContext,
   s: ShotSettings,
   c: CaptureSettings,
@@ -108,7 +109,6 @@ export async function captureScreenshot(
   try {
     const budget = createByteBudget(c.budgetBytes);
     const nav = await routeThroughClient(context, c.http, { signal: done.signal, budget, skip: MEDIA_ONLY });
-    const page = await context.newPage();
     const deadline = Date.now() + s.timeoutMs;
     const loaded = await navigate(page, nav, s.url, s.waitUntil, deadline);
     if (!loaded.ok) return loaded;

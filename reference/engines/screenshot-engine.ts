@@ -8,7 +8,7 @@ import type { BrowserPool } from "./browser-pool.ts";
 import type { HttpClient } from "./http-client.ts";
 import { captureScreenshot } from "./screenshot-capture.ts";
 import { encodeShot } from "./screenshot-encode.ts";
-import { contextOptions, screenshotDefaults, shotSettings } from "./screenshot-options.ts";
+import { pageOptions, screenshotDefaults, shotSettings } from "./screenshot-options.ts";
 
 export interface ScreenshotEngineOptions {
   contract: Contract;
@@ -35,8 +35,8 @@ export function createScreenshotEngine(options: ScreenshotEngineOptions) {
     ctx: EngineContext,
   ): Promise<EngineResult<ScreenshotImage>> {
     const s = shotSettings(request, defaults);
-    const shot = await options.pool.withContext(contextOptions(s), (context) =>
-      captureScreenshot(context, s, capture, ctx.signal),
+    const shot = await options.pool.withPage(pageOptions(s), (page, context) =>
+      captureScreenshot(page, context, s, capture, ctx.signal),
     );
     if (!shot.ok) return shot;
     try {

@@ -1,7 +1,8 @@
 // A ScreenshotRequest with every default of the contract filled in (spec/openapi.yaml ScreenshotRequest and
 // ScreenshotViewport), read from the document so nobody re-types them, and the browser context it asks for.
-import type { BrowserContextOptions } from "playwright-core";
+
 import type { Contract, JsonSchema, Schemas } from "../../spec/index.ts";
+import type { PageOptions } from "./browser-pool.ts";
 import type { WaitUntil } from "./navigate-page.ts";
 
 export interface ShotSettings {
@@ -71,12 +72,11 @@ export function shotSettings(r: Schemas["ScreenshotRequest"], d: ShotDefaults): 
   };
 }
 
-export function contextOptions(s: ShotSettings): BrowserContextOptions {
+export function pageOptions(s: ShotSettings): PageOptions {
   return {
     viewport: { width: s.width, height: s.height },
     deviceScaleFactor: s.scale,
     colorScheme: s.colorScheme,
     reducedMotion: s.animations === "disabled" ? "reduce" : "no-preference",
-    javaScriptEnabled: true,
   };
 }
