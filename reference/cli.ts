@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
+                           [--browser-contexts N]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -12,7 +13,9 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --key KEY:CREDITS       seed an account with this key at start (repeatable; tests and demos)
   --allow-private-network let targets on loopback and private addresses be fetched (test fixture sites);
                           without it they are refused after DNS resolution and on every redirect
-  --chromium PATH         Chromium for the crawl's browser fallback (default $PLUMBLINE_CHROMIUM, /usr/bin/chromium)
+  --chromium PATH         Chromium for /screenshot and the crawl's browser fallback (default $PLUMBLINE_CHROMIUM,
+                          /usr/bin/chromium)
+  --browser-contexts N    pages rendered at once (default 4); up to 2N more wait, further callers get 503
   --user-agent UA         User-Agent of outbound requests; name your contact page, e.g.
                           "examplebot/1.0 (+https://example.com/bot)" (default plumbline-reference/VERSION)
   --authorization-server URL
@@ -20,8 +23,8 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                           without it authorization_servers is empty: this reference issues no OAuth tokens
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
-Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
-POST /sitemap; the other operations answer 502 until they land.`;
+Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl,
+POST /sitemap and POST /screenshot; the other operations answer 502 until they land.`;
 
 const common = {
   "data-dir": { type: "string" as const, default: "data" },
@@ -112,6 +115,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "authorization-server": { type: "string" },
       "rate-limit": { type: "string" },
       log: { type: "boolean", default: false },
+      "browser-contexts": { type: "string" },
     },
   });
   if (values.help) {
@@ -130,6 +134,9 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const authorizationServer = values["authorization-server"];
   if (authorizationServer !== undefined && !/^https?:\/\/[^\s/]+/.test(authorizationServer))
     throw new Error("--authorization-server takes an http(s) URL");
+  const contexts = values["browser-contexts"] === undefined ? undefined : Number(values["browser-contexts"]);
+  if (contexts !== undefined && (!Number.isInteger(contexts) || contexts < 1 || contexts > 64))
+    throw new Error("--browser-contexts takes 1..64");
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -139,6 +146,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     keys: (values.key ?? []).map(parseKey),
     allowPrivateNetwork: values["allow-private-network"],
     chromiumPath: values.chromium,
+    browserContexts: contexts,
+    browserQueue: contexts === undefined ? undefined : 2 * contexts,
     userAgent,
     authorizationServer,
     rateLimits: perAccount === undefined ? undefined : { perAccount },

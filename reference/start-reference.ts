@@ -32,7 +32,7 @@ export interface ReferenceOptions {
   authorizationServer?: string;
   /** Chromium for /screenshot and the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
   chromiumPath?: string;
-  /** browser contexts open at once (default 4) and callers waiting for one (default 8; past that, 503) */
+  /** pages rendered at once (default 4) and callers waiting for one (default 8; past that, 503) */
   browserContexts?: number;
   browserQueue?: number;
   /** the User-Agent of outbound requests; a deployment names its own contact page here */

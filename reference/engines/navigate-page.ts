@@ -3,10 +3,11 @@
 // crawl's renders and /screenshot. Failures are values: the navigation's own failure (a refused address is
 // PLB_TARGET_FORBIDDEN), PLB_TARGET_TIMEOUT past the deadline, PLB_UPSTREAM_FAILED otherwise.
 import { errors, type Page } from "playwright-core";
+import type { Schemas } from "../../spec/index.ts";
 import type { EngineResult } from "../platform/engines.ts";
 import type { Navigation } from "./route-through-client.ts";
 
-export type WaitUntil = "domcontentloaded" | "load" | "networkidle";
+export type WaitUntil = NonNullable<Schemas["ScreenshotRequest"]["wait_until"]>;
 
 const MAX_HOPS = 5;
 const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split("\n")[0];

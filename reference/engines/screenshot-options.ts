@@ -5,9 +5,11 @@ import type { Contract, JsonSchema, Schemas } from "../../spec/index.ts";
 import type { PageOptions } from "./browser-pool.ts";
 import type { WaitUntil } from "./navigate-page.ts";
 
+type Req = Required<Schemas["ScreenshotRequest"]>;
+
 export interface ShotSettings {
   url: string;
-  format: "png" | "jpeg" | "webp";
+  format: Req["format"];
   fullPage: boolean;
   width: number;
   height: number;
@@ -20,8 +22,8 @@ export interface ShotSettings {
   /** jpeg and webp only (D-screenshot-quality) */
   quality: number | null;
   omitBackground: boolean;
-  colorScheme: "light" | "dark";
-  animations: "disabled" | "allow";
+  colorScheme: Req["color_scheme"];
+  animations: Req["animations"];
 }
 
 /** The defaults of the screenshot request, from the contract. */
