@@ -9,6 +9,7 @@ export {
   runFuzz,
 } from "./fuzz/index.ts";
 export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-bench.ts";
+export { benchScreenshot, type ScreenshotBenchResult } from "./load/bench/screenshot-bench.ts";
 export {
   type CompareResult,
   type LoadOptions,

@@ -6,7 +6,7 @@ type Command = { summary: string; run: (argv: string[]) => Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
   bench: {
-    summary: "benchmark the mock against Prism and a bare Fastify route",
+    summary: "benchmark the mock against Prism and a bare Fastify route, or the reference's screenshots",
     run: async (argv) => (await import("../load/bench/cli.ts")).benchCommand(argv),
   },
   conform: {

@@ -20,7 +20,7 @@ beforeAll(async () => {
     reportDir: null,
     operations: ["crawl", "sitemap", "screenshot"],
   });
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await reference?.stop();

@@ -16,8 +16,11 @@ import type { InFlight } from "../properties/in-flight.ts";
 import { type CommandSpec, ModelCommand, verifyModel } from "./model-command.ts";
 import type { Model, Real } from "./model-state.ts";
 
-/** The operations whose calls the model drives (issue 6: search, news, crawl, batch, deepcrawl start; and sitemap). */
-export const MODEL_OPERATIONS = ["search", "news", "crawl", "sitemap", "deepcrawl"];
+/**
+ * The operations whose calls the model drives (issue 6: search, news, crawl, batch, deepcrawl start; and sitemap;
+ * issue 11: screenshot, charged on success only, as every failed call).
+ */
+export const MODEL_OPERATIONS = ["search", "news", "crawl", "sitemap", "screenshot", "deepcrawl"];
 /** The operation whose tasks the status polls follow. */
 const TASKS_OPERATION = "deepcrawl";
 
