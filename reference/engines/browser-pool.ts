@@ -9,8 +9,10 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import type { EngineResult } from "../platform/engines.ts";
 
 // /work/.library/env/machines/node.md "Known to work": without the background-networking flags Chromium opens
-// connections of its own at every start. Every request of a page is fulfilled by the http client instead
-// (route-through-client.ts), and the host-resolver rule leaves Chromium unable to resolve any name by itself.
+// connections of its own at every start. Even with them, Debian's build (its wrapper sets Google API keys) still
+// tries network time, accounts and GCM hosts (seen through a proxy, browser-pool.test.ts); the host-resolver rule
+// maps every host, IP literals included, to nothing, so none of that leaves. Every request of a page is fulfilled
+// by the http client instead (route-through-client.ts).
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
