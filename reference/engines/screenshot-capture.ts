@@ -100,6 +100,8 @@ export async function captureScreenshot(
   c: CaptureSettings,
   signal?: AbortSignal,
 ): Promise<Result<Captured>> {
+  // file:, data:, chrome: … would be loaded by Chromium itself, past the guard (the mock answers 502 as well)
+  if (!/^https?:/i.test(s.url)) return upstream(`The target ${s.url.slice(0, 200)} is not an http(s) URL`);
   const done = new AbortController();
   const onAbort = () => {
     done.abort();

@@ -181,6 +181,8 @@ describe("screenshot: failures, as the operation's statuses", () => {
 
   it("answers 502 for a page that cannot be loaded, 400 for a selector that is not CSS", async () => {
     expect(await shoot({ url: "http://127.0.0.1:9/" })).toMatchObject({ ok: false, code: "PLB_UPSTREAM_FAILED" });
+    for (const url of ["file:///etc/passwd", "data:text/html,<h1>inline</h1>", "chrome://version/"])
+      expect(await shoot({ url }), url).toMatchObject({ ok: false, code: "PLB_UPSTREAM_FAILED" });
     expect(await shoot({ url: `${site.url}/missing.html` })).toMatchObject({
       ok: false,
       code: "PLB_UPSTREAM_FAILED",
