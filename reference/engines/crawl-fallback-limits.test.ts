@@ -53,7 +53,7 @@ beforeAll(async () => {
         document.getElementById("app").textContent = "Greedy page";`),
     },
     "/leaves.html": {
-      body: scripted(`addEventListener("load", () => setTimeout(() => { location.href = "${internal.url}/"; }, 20));`),
+      body: scripted(`location.href = "${internal.url}/";`),
     },
   });
   http = createHttpClient({ addressPolicy: (ip) => (ip === "127.0.0.1" ? null : forbiddenReason(ip)) });
