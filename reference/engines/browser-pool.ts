@@ -1,8 +1,9 @@
 // The reference's one headless Chromium (issue 11 "POST /screenshot", issue 12 "Browser fallback"), shared by
 // /screenshot and the crawl's browser fallback: launched lazily, kept warm, relaunched after a crash; every caller
 // gets a fresh context (no cookie, cache or storage crosses from one caller to the next), at most `contexts` at
-// once. A page's renderer process takes 200-800 ms to start on this 2-core machine, so `spares` never-used
-// contexts with their page open wait ready (device_scale_factor 1; viewport and media are set on the page). Callers beyond that wait in a bounded queue, for a bounded time: a full queue or a long wait is
+// once. A page's renderer process takes 200-800 ms to start on this 2-core machine; `spares` never-used contexts
+// with their page open can wait ready (device_scale_factor 1; viewport and media are set on the page). Off by
+// default: on the loaded machine they cost the crawl's load run more than they saved (load/test/reference-run). Callers beyond that wait in a bounded queue, for a bounded time: a full queue or a long wait is
 // PLB_SERVICE_UNAVAILABLE (503 on /screenshot), never an unbounded backlog. Every context is closed whatever
 // happens; one that will not close takes the browser down with it, and the next caller gets a new one.
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -44,7 +45,7 @@ export interface BrowserPoolOptions {
   queue?: number;
   /** longest wait for a context (default 10 s) */
   queueWaitMs?: number;
-  /** never-used contexts kept open and ready (default 2) */
+  /** never-used contexts kept open and ready (default 0) */
   spares?: number;
   /** flags added to CHROMIUM_ARGS (tests) */
   args?: string[];
@@ -90,7 +91,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   let closed = false;
   const waiting: Array<(granted: boolean) => void> = [];
   let browser: Promise<Browser> | null = null;
-  const spareCount = options.spares ?? 2;
+  const spareCount = options.spares ?? 0;
   let spares: Promise<Warm | null>[] = [];
 
   function shared(): Promise<Browser> {
