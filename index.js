@@ -16,6 +16,7 @@ export const {
   applyProfile,
   benchCrawlQuality,
   benchMockSearch,
+  benchScreenshot,
   createPriceTable,
   decisionReferences,
   isErrorCode,

@@ -16,6 +16,7 @@ export {
   type CrawlQualityRun,
 } from "./load/bench/crawl-quality-bench.ts";
 export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-bench.ts";
+export { benchScreenshot, type ScreenshotBenchResult } from "./load/bench/screenshot-bench.ts";
 export {
   type CompareResult,
   type LoadOptions,

@@ -6,7 +6,7 @@ type Command = { summary: string; run: (argv: string[]) => Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
   bench: {
-    summary: "benchmarks: the mock against Prism and bare Fastify; crawl quality on an article dataset",
+    summary: "benchmarks: the mock against Prism and bare Fastify; crawl quality on an article dataset; screenshots",
     run: async (argv) => (await import("../load/bench/cli.ts")).benchCommand(argv),
   },
   conform: {

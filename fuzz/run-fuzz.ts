@@ -11,7 +11,7 @@ import type { Waiver } from "./checks/waivers.ts";
 import { type FixtureSite, isSiteUrl, readFixtureSite } from "./http/fixture-site.ts";
 import { createHttpClient } from "./http/http-client.ts";
 import { probeTarget } from "./http/target-probe.ts";
-import { MODEL_OPERATIONS } from "./model/model-property.ts";
+import { modelOperations } from "./model/model-property.ts";
 import type { RunContext } from "./properties/property-runs.ts";
 import { runPropertyStep } from "./properties/property-step.ts";
 import { emptyReport, finishReport, type ReportState } from "./report/report-state.ts";
@@ -123,6 +123,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
       apiKey: o.apiKey,
       cases,
       waivers: o.waivers ?? [],
+      only: o.only,
       progress: [],
       ...(o.maxCredits === undefined ? {} : { budget: { remaining: o.maxCredits } }),
     };
@@ -137,7 +138,8 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
         "stateful-model skipped: --max-credits on a target without the mock's admin API (its sequences spend uncapped)",
       );
     const wanted = (o.properties ?? ALL_PROPERTIES).filter(
-      (p) => p !== "stateful-model" || (!modelCapped && cases.some((c) => MODEL_OPERATIONS.includes(c.operationId))),
+      (p) =>
+        p !== "stateful-model" || (!modelCapped && cases.some((c) => modelOperations(o.only).includes(c.operationId))),
     );
     const shares = wanted.reduce((sum, p) => sum + SHARE[p], 0);
     const ticker = setInterval(() => log(`  … ${ctx.progress.reduce((n, p) => n + p.cases, 0)} cases`), 2000);

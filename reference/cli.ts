@@ -5,7 +5,7 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
                            [--github-url URL] [--hackernews-url URL] [--model-url URL --model NAME]
-                           [--model-timeout MS]
+                           [--model-timeout MS] [--browser-contexts N]
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--no-auth-server]
        plumbline reference auth-server [--host 127.0.0.1] [--port 8081] [--data-dir DIR | --database-url URL]
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--log]
@@ -17,7 +17,9 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --key KEY:CREDITS       seed an account with this key at start (repeatable; tests and demos)
   --allow-private-network let targets on loopback and private addresses be fetched (test fixture sites);
                           without it they are refused after DNS resolution and on every redirect
-  --chromium PATH         Chromium for the crawl's browser fallback (default $PLUMBLINE_CHROMIUM, /usr/bin/chromium)
+  --chromium PATH         Chromium for /screenshot and the crawl's browser fallback (default $PLUMBLINE_CHROMIUM,
+                          /usr/bin/chromium)
+  --browser-contexts N    pages rendered at once (default 4); up to 2N more wait, further callers get 503
   --user-agent UA         User-Agent of outbound requests; name your contact page, e.g.
                           "examplebot/1.0 (+https://example.com/bot)" (default plumbline-reference/VERSION)
   --authorization-server URL
@@ -42,7 +44,7 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
 
 Implemented so far: the platform (auth, credits, batches, rate limits, discovery), the OAuth authorization
 server with the account pages (/account: sign up, sign in, consent, dashboard), POST /crawl, POST /sitemap,
-POST /trending and POST /extract; the other operations answer 502 until they land.`;
+POST /screenshot, POST /trending and POST /extract; the other operations answer 502 until they land.`;
 
 const common = {
   "data-dir": { type: "string" as const, default: "data" },
@@ -204,6 +206,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       log: { type: "boolean", default: false },
       ...authOptions,
       "no-auth-server": { type: "boolean", default: false },
+      "browser-contexts": { type: "string" },
     },
   });
   if (values.help) {
@@ -231,6 +234,9 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   if (modelTimeout !== undefined && (!Number.isInteger(modelTimeout) || modelTimeout < 1000))
     throw new Error("--model-timeout takes a whole number of milliseconds >= 1000");
   const auth = parseAuthFlags(values);
+  const contexts = values["browser-contexts"] === undefined ? undefined : Number(values["browser-contexts"]);
+  if (contexts !== undefined && (!Number.isInteger(contexts) || contexts < 1 || contexts > 64))
+    throw new Error("--browser-contexts takes 1..64");
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -240,6 +246,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     keys: (values.key ?? []).map(parseKey),
     allowPrivateNetwork: values["allow-private-network"],
     chromiumPath: values.chromium,
+    browserContexts: contexts,
+    browserQueue: contexts === undefined ? undefined : 2 * contexts,
     userAgent,
     authorizationServer,
     authServer: !values["no-auth-server"],

@@ -8,7 +8,14 @@ import { type AuthServer, prepareAuthServer } from "./auth/auth-server.ts";
 import { withOAuthTokens } from "./auth/oauth-token-accounts.ts";
 import type { ModelOptions } from "./engines/extract/model-extract.ts";
 import { createExtractEngine } from "./engines/extract-engine.ts";
-import { createBrowserRenderer, createCrawlEngine, createHttpClient, createSitemapEngine } from "./engines/index.ts";
+import {
+  createBrowserPool,
+  createBrowserRenderer,
+  createCrawlEngine,
+  createHttpClient,
+  createScreenshotEngine,
+  createSitemapEngine,
+} from "./engines/index.ts";
 import { createTrendingEngine } from "./engines/trending-engine.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
@@ -41,8 +48,11 @@ export interface ReferenceOptions {
   startingCredits?: number;
   /** Secure on the account pages' cookies: auto (when on https), always, never */
   cookieSecure?: CookieSecureMode;
-  /** Chromium for the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
+  /** Chromium for /screenshot and the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
   chromiumPath?: string;
+  /** pages rendered at once (default 4) and callers waiting for one (default 8; past that, 503) */
+  browserContexts?: number;
+  browserQueue?: number;
   /** the User-Agent of outbound requests; a deployment names its own contact page here */
   userAgent?: string;
   rateLimits?: Partial<RateLimitPolicy>;
@@ -77,11 +87,18 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   }
   // one outbound client for the whole reference, with the SSRF guard (issue 5 "POST /crawl")
   const http = createHttpClient({ allowPrivateNetwork: o.allowPrivateNetwork, userAgent: o.userAgent });
-  const renderer = createBrowserRenderer({ http, executablePath: o.chromiumPath });
+  // one warm browser for /screenshot and the crawl fallback (issue 11)
+  const browsers = createBrowserPool({
+    executablePath: o.chromiumPath,
+    contexts: o.browserContexts,
+    queue: o.browserQueue,
+  });
+  const renderer = createBrowserRenderer({ http, pool: browsers });
   // upstreams the operator configured (trending platforms) may sit on a private network: they are not targets
   const upstreamHttp = createHttpClient({ allowPrivateNetwork: true, userAgent: o.userAgent });
   const engines = {
     crawl: createCrawlEngine({ http, renderer, clock: realClock }),
+    screenshot: createScreenshotEngine({ contract, pool: browsers, http }),
     sitemap: createSitemapEngine({ http }),
     trending: createTrendingEngine({ contract, http: upstreamHttp, ...o.trending }),
     extract: createExtractEngine({ http, model: o.extractModel }),
@@ -118,7 +135,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   try {
     await app.listen({ host, port: o.port ?? 8080 });
   } catch (err) {
-    await renderer.close();
+    await browsers.close();
     await opened.close();
     throw err;
   }
@@ -135,7 +152,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     database: `${opened.dialect} ${opened.location}`,
     async close() {
       await app.close();
-      await renderer.close();
+      await browsers.close();
+      await http.close();
       await opened.close();
     },
   };

@@ -10,11 +10,10 @@ const missing = (operation: string) => async (): Promise<EngineResult<never>> =>
   message: `${operation} is not implemented in the plumbline reference yet`,
 });
 
-export const unimplementedEngines: Omit<Engines, "trending" | "extract"> = {
+export const unimplementedEngines: Omit<Engines, "trending" | "extract" | "screenshot"> = {
   search: missing("POST /search"),
   news: missing("POST /news"),
   crawl: missing("POST /crawl"),
-  screenshot: missing("POST /screenshot"),
   sitemap: missing("POST /sitemap"),
 };
 

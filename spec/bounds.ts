@@ -64,8 +64,19 @@ export function withValue<T>(body: T, pointer: string, value: unknown): T {
   return copy as T;
 }
 
+/**
+ * A CSS selector of exactly `length` characters that matches the root of every page (D-screenshot-readiness): a
+ * selector matching nothing would make a real renderer wait out its timeout.
+ */
+export function cssSelectorOfLength(length: number): string {
+  if (length < 4) return `*${" ".repeat(Math.max(0, length - 1))}`;
+  if (length < 12) return `html${" ".repeat(length - 4)}`;
+  return `html:not(#${"a".repeat(length - 11)})`;
+}
+
 /** A string of exactly `length` characters that also satisfies `format: uri` when the schema asks for it. */
 function stringOfLength(schema: JsonSchema, length: number): string | null {
+  if (schema["x-css-selector"] === true) return cssSelectorOfLength(length);
   if (schema.format !== "uri") return "a".repeat(length);
   const prefix = "https://example.com/";
   return length >= prefix.length ? prefix + "a".repeat(length - prefix.length) : null;

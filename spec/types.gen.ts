@@ -471,9 +471,9 @@ export type components = {
              * @enum {string}
              */
             wait_until?: "domcontentloaded" | "load" | "networkidle";
-            /** @description CSS selector to wait for. */
+            /** @description CSS selector to wait for (D-screenshot-readiness). */
             wait_for_selector?: string;
-            /** @description CSS selector; capture only that element. */
+            /** @description CSS selector; capture only that element (D-screenshot-readiness). */
             selector?: string;
             /** @default 0 */
             delay_ms?: number;

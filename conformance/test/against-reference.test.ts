@@ -30,9 +30,9 @@ beforeAll(async () => {
     apiKey: "KEY",
     brokeApiKey: "BROKE",
     reportDir: null,
-    operations: ["crawl", "sitemap", "trending", "extract"],
+    operations: ["crawl", "sitemap", "screenshot", "trending", "extract"],
   });
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await reference?.stop();

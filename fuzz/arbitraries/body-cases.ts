@@ -23,6 +23,7 @@ export function bodyCases(op: OperationSpec, ascii: boolean, site: FixtureSite |
     samples: (p: string) => valuesAt(examples, p),
     ascii,
     uri: site ? (min: number, max: number | undefined) => fixtureUriArbitrary(site, op, min, max) : undefined,
+    realPages: site !== null,
   };
   const post = (body: unknown, violation: Violation | null = null, raw?: { text: string; type?: string }) => ({
     operationId: op.operationId,

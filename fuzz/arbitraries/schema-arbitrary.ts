@@ -3,6 +3,7 @@
 // document uses: objects (required / optional / additionalProperties), arrays with min/maxItems, bounded integers
 // and numbers, enums, strings with length and `uri` format, and the oneOf single-or-batch bodies.
 import fc from "fast-check";
+import { cssSelectorOfLength } from "../../spec/bounds.ts";
 import type { JsonSchema } from "../../spec/index.ts";
 import { arrayArbitrary, integerArbitrary, numberArbitrary, stringArbitrary } from "./boundary-values.ts";
 import { uriArbitrary } from "./uri-arbitrary.ts";
@@ -17,6 +18,8 @@ export interface CompileContext {
   ascii?: boolean;
   /** `format: uri` strings from elsewhere (a fixture site); null keeps the example domains */
   uri?: (minLength: number, maxLength: number | undefined) => fc.Arbitrary<string> | null;
+  /** the target renders real pages: CSS selector fields (x-css-selector) match every page (D-screenshot-readiness) */
+  realPages?: boolean;
 }
 
 function typesOf(schema: JsonSchema): string[] {
@@ -62,6 +65,10 @@ export function compileSchema(schema: JsonSchema, ctx: CompileContext = {}, poin
     case "null":
       return fc.constant(null);
     case "string":
+      if (schema["x-css-selector"] === true && ctx.realPages) {
+        const min = Math.max(1, schema.minLength ?? 1);
+        return fc.integer({ min, max: Math.max(min, Math.min(schema.maxLength ?? 64, 64)) }).map(cssSelectorOfLength);
+      }
       if (schema.format !== "uri") return stringArbitrary(schema, ctx.ascii);
       return (
         ctx.uri?.(schema.minLength ?? 0, schema.maxLength) ?? uriArbitrary(schema.minLength ?? 0, schema.maxLength)

@@ -18,6 +18,16 @@ import type { Model, Real } from "./model-state.ts";
 
 /** The operations whose calls the model drives (issue 6: search, news, crawl, batch, deepcrawl start; and sitemap). */
 export const MODEL_OPERATIONS = ["search", "news", "crawl", "sitemap", "deepcrawl"];
+/**
+ * Operations the model drives only when `--only` names them (issue 11: `--only screenshot`): an image is slow to
+ * render by nature, and an unrestricted run keeps its commands for the balance and task rules.
+ */
+const ON_REQUEST = ["screenshot"];
+
+/** The operations the model drives for an `--only` list (none: every operation is fuzzed). */
+export function modelOperations(only?: readonly string[]): string[] {
+  return [...MODEL_OPERATIONS, ...ON_REQUEST.filter((id) => only?.includes(id))];
+}
 /** The operation whose tasks the status polls follow. */
 const TASKS_OPERATION = "deepcrawl";
 
@@ -41,6 +51,8 @@ export interface ModelSetup {
   cases: OperationCases[];
   maxCommands?: number;
   waivers?: readonly Waiver[];
+  /** the run's --only list */
+  only?: readonly string[];
 }
 
 function advanceArbitrary(target: TargetInfo): fc.Arbitrary<number> {
@@ -54,7 +66,8 @@ function advanceArbitrary(target: TargetInfo): fc.Arbitrary<number> {
 
 export function modelCommands(setup: ModelSetup): fc.Arbitrary<ModelCommand>[] {
   const cmd = (spec: CommandSpec) => new ModelCommand(spec);
-  const selected = setup.cases.filter((c) => MODEL_OPERATIONS.includes(c.operationId));
+  const driven = modelOperations(setup.only);
+  const selected = setup.cases.filter((c) => driven.includes(c.operationId));
   const calls = selected.map((c) =>
     c.valid.map((v) =>
       cmd({

@@ -7,6 +7,7 @@ import { startFuzzFixtureSite } from "./fuzz-fixture-site.ts";
 import { startReferenceProcess } from "./reference-process.ts";
 import { againstReferenceSuite } from "./suites/against-reference.ts";
 import { replayReferenceSuite } from "./suites/replay-reference.ts";
+import { screenshotReferenceSuite } from "./suites/screenshot-reference.ts";
 import type { SharedReference } from "./suites/shared-reference.ts";
 
 const shared = {} as SharedReference;
@@ -25,3 +26,4 @@ afterAll(async () => {
 
 againstReferenceSuite(shared);
 replayReferenceSuite(shared);
+screenshotReferenceSuite(shared);

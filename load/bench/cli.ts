@@ -4,10 +4,15 @@ import { benchMockSearch, renderBench, writeBench } from "./mock-search-bench.ts
 
 export const BENCH_HELP = `Usage: plumbline bench mock-search [--duration S] [--connections N] [--rounds N]
        plumbline bench crawl-quality --data DIR [--target URL --api-key KEY] [--json] …  (--help for its options)
+       plumbline bench screenshot [--calls N] [--concurrency N]
 
   POST /search throughput and p99 of the plumbline mock, Prism mocking the same spec, and a bare Fastify route
   returning the same bytes, on loopback, in N alternating rounds (default 3; the median counts). Writes reports/bench/mock-search.json.
-  Targets: mock >= 10x Prism and >= 0.6x bare Fastify. Exit codes: 0 targets hold, 1 a target missed, 2 could not run.`;
+  Targets: mock >= 10x Prism and >= 0.6x bare Fastify. Exit codes: 0 targets hold, 1 a target missed, 2 could not run.
+
+  screenshot: the reference (its own process) shooting a simple local page: p50 and p95 of N warm sequential
+  calls (default 50) and screenshots/s at concurrency N (default 4). Writes reports/bench/screenshot.json.
+  Target: p50 <= 150 ms.`;
 
 export async function benchCommand(argv: string[]): Promise<number> {
   if (argv[0] === "crawl-quality") {
@@ -21,6 +26,8 @@ export async function benchCommand(argv: string[]): Promise<number> {
       duration: { type: "string", default: "5" },
       connections: { type: "string", default: "10" },
       rounds: { type: "string", default: "3" },
+      calls: { type: "string", default: "50" },
+      concurrency: { type: "string", default: "4" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -28,8 +35,20 @@ export async function benchCommand(argv: string[]): Promise<number> {
     console.log(BENCH_HELP);
     return 0;
   }
+  if (positionals[0] === "screenshot") {
+    const calls = Number(values.calls);
+    const concurrency = Number(values.concurrency);
+    if (!Number.isInteger(calls) || calls < 5 || calls > 1000) throw new Error("--calls takes 5..1000");
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
+      throw new Error("--concurrency takes 1..16");
+    const { benchScreenshot, renderScreenshotBench, writeScreenshotBench } = await import("./screenshot-bench.ts");
+    const shot = await benchScreenshot({ calls, concurrency });
+    console.log(renderScreenshotBench(shot));
+    console.log(`wrote ${writeScreenshotBench(shot)}`);
+    return shot.pass ? 0 : 1;
+  }
   if (positionals[0] !== "mock-search")
-    throw new Error(`unknown benchmark "${positionals[0] ?? ""}"; known: mock-search, crawl-quality`);
+    throw new Error(`unknown benchmark "${positionals[0] ?? ""}"; known: mock-search, crawl-quality, screenshot`);
   const durationSeconds = Number(values.duration);
   const connections = Number(values.connections);
   if (!(durationSeconds >= 1 && durationSeconds <= 120) || !(connections >= 1 && connections <= 1000)) {

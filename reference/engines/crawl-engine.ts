@@ -47,13 +47,20 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
    * The browser's version of the page when it holds more text than the static one; the static one otherwise. Only
    * a page with little static text that runs script is rendered: without script the browser sees the same text.
    */
-  async function withFallback(page: Page, html: string, res: FetchedResponse, ctx: EngineContext): Promise<Page> {
+  async function withFallback(
+    page: Page,
+    html: string,
+    res: FetchedResponse,
+    ctx: EngineContext,
+  ): Promise<EngineResult<Page>> {
     const words = countWords(page.content);
-    if (!options.renderer || words >= minWords || !runsScript(html)) return page;
+    if (!options.renderer || words >= minWords || !runsScript(html)) return { ok: true, value: page };
     const r = await options.renderer.render(res.url, ctx.signal);
-    if (!r.ok) return page;
+    // a page that takes the browser to a refused address fails as that target would (issue 12, D-target-refusal);
+    // any other failure of the best-effort render leaves the static text standing
+    if (!r.ok) return r.code === "PLB_TARGET_FORBIDDEN" ? fetchFailure(r) : { ok: true, value: page };
     const rendered = htmlPage(r.value.html, r.value.url, res, true);
-    return countWords(rendered.content) > words ? rendered : page;
+    return { ok: true, value: countWords(rendered.content) > words ? rendered : page };
   }
 
   return async function crawl(
@@ -72,7 +79,11 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
       kind === "html"
         ? htmlPage(text, res.url, res, false)
         : { link: res.url, ...textPage(text, type, res.url), metadata: { rendered: false } };
-    if (kind === "html" && request.enableFallback !== false) page = await withFallback(page, text, res, ctx);
+    if (kind === "html" && request.enableFallback !== false) {
+      const fallback = await withFallback(page, text, res, ctx);
+      if (!fallback.ok) return fallback;
+      page = fallback.value;
+    }
     const metadata: Schemas["CrawlMetadata"] = {
       description: null,
       language: res.headers["content-language"]?.split(",")[0].trim() || null,

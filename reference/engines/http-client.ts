@@ -5,6 +5,7 @@
 import { Agent, request } from "undici";
 import type { EngineResult } from "../platform/engines.ts";
 import { alwaysForbiddenReason, forbiddenReason } from "./address-policy.ts";
+import type { ByteBudget } from "./byte-budget.ts";
 import { fail, thrownFailure } from "./fetch-failure.ts";
 import { type AddressPolicy, guardedLookup, literalRefusal, type Resolver, systemResolver } from "./guarded-lookup.ts";
 import { readBody } from "./response-body.ts";
@@ -34,6 +35,8 @@ export interface FetchOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: Buffer | string;
+  /** a byte budget shared with other fetches (one render's requests, byte-budget.ts) */
+  budget?: ByteBudget;
 }
 
 export interface FetchedResponse {
@@ -127,7 +130,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
           continue;
         }
         const maxBytes = o.maxBytes ?? options.maxBytes ?? 5 * 1024 * 1024;
-        const decoded = await readBody(res.body, headers["content-encoding"], maxBytes);
+        const decoded = await readBody(res.body, headers["content-encoding"], maxBytes, o.budget);
         return { ok: true, value: { url: target.href, status: res.statusCode, headers, body: decoded, redirects } };
       } catch (err) {
         return thrownFailure(err, { url: current, timeoutMs, deadline, caller: o.signal });

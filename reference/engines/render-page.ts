@@ -1,9 +1,12 @@
-// One render in a fresh browser context (no cookie or cache crosses from one caller to the next): navigate, let the
-// page's scripts write their text, read the DOM back. Every request goes through the http client
-// (route-through-client.ts). Failures are values.
-import type { Browser } from "playwright-core";
+// One render in a fresh browser context (browser-pool.ts): navigate, let the page's scripts write their text, read
+// the DOM back. Every request goes through the http client (route-through-client.ts) within one byte budget.
+// Failures are values; a page that navigates itself to a refused address fails with that refusal (issue 12), never
+// with Chromium's error page as its content.
+import type { BrowserContext, Page } from "playwright-core";
 import type { EngineResult } from "../platform/engines.ts";
+import { createByteBudget } from "./byte-budget.ts";
 import type { HttpClient } from "./http-client.ts";
+import { leftThePage, navigate } from "./navigate-page.ts";
 import { type Navigation, routeThroughClient } from "./route-through-client.ts";
 
 export interface RenderedPage {
@@ -17,11 +20,11 @@ export interface RenderSettings {
   http: HttpClient;
   timeoutMs: number;
   settleMs: number;
+  /** bytes all the page's requests may read together */
+  budgetBytes: number;
 }
 
 const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split("\n")[0];
-const failed = (url: string, err: unknown) =>
-  ({ ok: false, code: "PLB_UPSTREAM_FAILED", message: `The page ${url} did not render: ${firstLine(err)}` }) as const;
 
 /**
  * Waits, after `load`, until no request has been in flight for 150 ms (a page that fetches its text has it by then),
@@ -36,41 +39,31 @@ async function settle(nav: Navigation, maxMs: number): Promise<void> {
 }
 
 export async function renderPage(
-  browser: Browser,
+  page: Page,
+  context: BrowserContext,
   url: string,
   s: RenderSettings,
   signal?: AbortSignal,
 ): Promise<EngineResult<RenderedPage>> {
-  let context: Awaited<ReturnType<Browser["newContext"]>>;
-  try {
-    context = await browser.newContext({ serviceWorkers: "block", acceptDownloads: false });
-  } catch (err) {
-    return failed(url, err);
-  }
-  const onAbort = () => void context.close().catch(() => {});
+  const done = new AbortController();
+  const onAbort = () => {
+    done.abort();
+    void context.close().catch(() => {});
+  };
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const nav = await routeThroughClient(context, s.http, signal);
-    const page = await context.newPage();
-    let status = 0;
-    // the client follows (and checks) redirects; a redirected navigation is aborted and taken to where it ended
-    for (let target = url, hops = 0; ; hops++) {
-      nav.redirectedTo = null;
-      try {
-        status = (await page.goto(target, { waitUntil: "load", timeout: s.timeoutMs }))?.status() ?? 0;
-        break;
-      } catch (err) {
-        if (nav.failure) return { ok: false, code: nav.failure.code, message: nav.failure.message };
-        if (!nav.redirectedTo || hops >= 5) return failed(url, err);
-        target = nav.redirectedTo;
-      }
-    }
+    const budget = createByteBudget(s.budgetBytes);
+    const nav = await routeThroughClient(context, s.http, { signal: done.signal, budget });
+    const loaded = await navigate(page, nav, url, "load", Date.now() + s.timeoutMs);
+    if (!loaded.ok) return loaded;
     await settle(nav, s.settleMs);
-    return { ok: true, value: { url: page.url(), status, html: await page.content() } };
+    const left = leftThePage(page, nav);
+    if (left) return left;
+    return { ok: true, value: { url: page.url(), status: loaded.value, html: await page.content() } };
   } catch (err) {
-    return failed(url, err);
+    return { ok: false, code: "PLB_UPSTREAM_FAILED", message: `The page ${url} did not render: ${firstLine(err)}` };
   } finally {
     signal?.removeEventListener("abort", onAbort);
-    await context.close().catch(() => {});
+    done.abort();
   }
 }

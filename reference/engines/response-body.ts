@@ -5,6 +5,8 @@ import { pipeline } from "node:stream/promises";
 import { constants, createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
 export class BodyTooLargeError extends Error {}
+/** The shared budget of a render ran out (byte-budget.ts); a kind of too-large body. */
+export class BudgetExceededError extends BodyTooLargeError {}
 export class UnsupportedEncodingError extends Error {}
 
 // Z_SYNC_FLUSH: tolerate a truncated stream as browsers do rather than failing the whole page.
@@ -42,6 +44,7 @@ export async function readBody(
   body: AsyncIterable<Buffer> & NodeJS.ReadableStream,
   contentEncoding: string | undefined,
   maxBytes: number,
+  budget?: { take(bytes: number): boolean; limit: number },
 ): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -50,6 +53,8 @@ export async function readBody(
     for await (const chunk of source) {
       size += chunk.length;
       if (size > maxBytes) throw tooLarge();
+      if (budget && !budget.take(chunk.length))
+        throw new BudgetExceededError(`the page's requests together passed ${budget.limit} bytes`);
       chunks.push(chunk);
     }
   };
@@ -59,7 +64,7 @@ export async function readBody(
     await (pipeline as (...streams: unknown[]) => Promise<void>)(body, ...stages, collect);
   } catch (err) {
     // destroying the body on the way out can surface as an AbortError first; the cap is the real cause
-    throw size > maxBytes ? tooLarge() : err;
+    throw size > maxBytes && !(err instanceof BudgetExceededError) ? tooLarge() : err;
   }
   return Buffer.concat(chunks, size);
 }

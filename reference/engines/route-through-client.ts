@@ -2,12 +2,16 @@
 // applied to the navigation and to every sub-request"). The client follows redirects itself, checking each hop:
 // a 3xx fulfilled to Chromium would be followed by Chromium's own network stack, unchecked (measured with
 // playwright-core 1.57). A redirected main navigation is reported instead, and the renderer navigates to where it
-// ended, so the page keeps its real URL. Images, media and fonts are not fetched: they hold no text.
+// ended, so the page keeps its real URL. The crawl's renders skip images, media and fonts (they hold no text);
+// screenshots skip media only. A render's requests share one byte budget and a few connections at a time
+// (issue 12 "Browser fallback": a page whose script fetches a huge URL again and again must not pull gigabytes).
 import type { BrowserContext, Route } from "playwright-core";
+import type { ByteBudget } from "./byte-budget.ts";
 import type { HttpClient } from "./http-client.ts";
 import type { Failure } from "./target-failure.ts";
 
-const SKIPPED = new Set(["image", "media", "font"]);
+/** What a text render does not fetch. */
+export const TEXT_ONLY_SKIPS: ReadonlySet<string> = new Set(["image", "media", "font"]);
 const FORWARDED = ["accept", "accept-language", "content-type", "cookie", "origin", "referer", "x-requested-with"];
 // the body is handed over decoded and whole, so the headers that described its transfer no longer apply
 const DROPPED = new Set(["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"]);
@@ -22,26 +26,63 @@ export interface Navigation {
   lastActivity: number;
 }
 
+export interface RouteOptions {
+  signal?: AbortSignal;
+  /** resource types aborted unfetched (default TEXT_ONLY_SKIPS) */
+  skip?: ReadonlySet<string>;
+  /** the bytes every request of the render may read together */
+  budget?: ByteBudget;
+  /** requests fetched at once (default 6, a browser's connections per host); the others wait */
+  parallel?: number;
+}
+
+/** At most `n` tasks at once; the others wait in order. */
+function limiter(n: number) {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}
+
 export async function routeThroughClient(
   context: BrowserContext,
   http: HttpClient,
-  signal?: AbortSignal,
+  options: RouteOptions = {},
 ): Promise<Navigation> {
   const nav: Navigation = { failure: null, redirectedTo: null, inflight: 0, lastActivity: Date.now() };
+  const { signal, budget } = options;
+  const skip = options.skip ?? TEXT_ONLY_SKIPS;
+  const limit = limiter(options.parallel ?? 6);
 
   async function handle(route: Route): Promise<void> {
     const request = route.request();
-    if (SKIPPED.has(request.resourceType())) return route.abort("blockedbyclient");
+    if (skip.has(request.resourceType())) return route.abort("blockedbyclient");
+    const main = request.isNavigationRequest() && request.frame().parentFrame() === null;
     const sent = await request.allHeaders();
     const headers: Record<string, string> = {};
     for (const name of FORWARDED) if (sent[name]) headers[name] = sent[name];
-    const r = await http.fetch(request.url(), {
-      method: request.method(),
-      headers,
-      body: request.postDataBuffer() ?? undefined,
-      signal,
+    const r = await limit(() => {
+      if (budget?.exhausted || signal?.aborted) {
+        const why = signal?.aborted ? "the render is over" : `the page's requests passed ${budget?.limit} bytes`;
+        return Promise.resolve({ ok: false, code: "PLB_UPSTREAM_FAILED", message: `Not fetched: ${why}` } as const);
+      }
+      return http.fetch(request.url(), {
+        method: request.method(),
+        headers,
+        body: request.postDataBuffer() ?? undefined,
+        signal,
+        budget,
+      });
     });
-    const main = request.isNavigationRequest() && request.frame().parentFrame() === null;
     if (!r.ok) {
       if (main) nav.failure = r;
       return route.abort(r.code === "PLB_TARGET_FORBIDDEN" ? "blockedbyclient" : "failed");
