@@ -2,6 +2,13 @@
 // the shared platform over SQL stores (SQLite by default, PostgreSQL with databaseUrl) and real engines.
 import type { FastifyInstance } from "fastify";
 import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index.ts";
+import type { DeepcrawlPageHook } from "./deepcrawl/deepcrawl-options.ts";
+import { createFilePackageStore, defaultPackageDir } from "./deepcrawl/package-store.ts";
+import {
+  createReferenceDeepcrawl,
+  type ReferenceDeepcrawl,
+  type ReferenceDeepcrawlOptions,
+} from "./deepcrawl/reference-deepcrawl.ts";
 import { createBrowserRenderer, createCrawlEngine, createHttpClient, createSitemapEngine } from "./engines/index.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
@@ -33,6 +40,12 @@ export interface ReferenceOptions {
   /** engines to use instead of the reference's own (tests) */
   engines?: Partial<Engines>;
   deepcrawl?: DeepcrawlService;
+  /** deepcrawl limits, politeness, lease and zipUrl expiry (reference/deepcrawl/deepcrawl-options.ts) */
+  deepcrawlSettings?: ReferenceDeepcrawlOptions["settings"];
+  /** where deepcrawl packages are written (default DATA_DIR/packages); instances sharing a database share it too */
+  packageDir?: string;
+  /** called with every page a deepcrawl fetches (e.g. to feed a search index) */
+  onDeepcrawlPage?: DeepcrawlPageHook;
 }
 
 export interface RunningReference {
@@ -41,6 +54,8 @@ export interface RunningReference {
   app: FastifyInstance;
   accounts: SqlAccounts;
   database: string;
+  /** the reference's own deepcrawl service (null when options.deepcrawl replaced it) */
+  deepcrawl: ReferenceDeepcrawl | null;
   close(): Promise<void>;
 }
 
@@ -58,6 +73,20 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     crawl: createCrawlEngine({ http, renderer, clock: realClock }),
     sitemap: createSitemapEngine({ http }),
   };
+  const deepcrawl = o.deepcrawl
+    ? null
+    : await createReferenceDeepcrawl({
+        db: opened.db,
+        dialect: opened.dialect,
+        http,
+        renderer,
+        clock: realClock,
+        packages: createFilePackageStore(o.packageDir ?? defaultPackageDir(o.dataDir)),
+        settings: o.deepcrawlSettings,
+        allowPrivateNetwork: o.allowPrivateNetwork,
+        userAgent: o.userAgent,
+        onPage: o.onDeepcrawlPage,
+      });
   const app = await createPlatform({
     contract,
     accounts,
@@ -65,7 +94,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     rateLimitStore: createSqlRateLimitStore(opened.db),
     clock: realClock,
     engines: { ...unimplementedEngines, ...engines, ...o.engines },
-    deepcrawl: o.deepcrawl ?? unimplementedDeepcrawl,
+    deepcrawl: o.deepcrawl ?? deepcrawl ?? unimplementedDeepcrawl,
     rateLimits: o.rateLimits,
     authorizationServer: o.authorizationServer,
     logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
@@ -74,6 +103,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   try {
     await app.listen({ host, port: o.port ?? 8080 });
   } catch (err) {
+    await deepcrawl?.close();
     await renderer.close();
     await opened.close();
     throw err;
@@ -85,8 +115,11 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     app,
     accounts,
     database: `${opened.dialect} ${opened.location}`,
+    deepcrawl,
     async close() {
       await app.close();
+      // the worker lets its running tasks go (their leases released) before the database closes
+      await deepcrawl?.close();
       await renderer.close();
       await opened.close();
     },
