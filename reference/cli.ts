@@ -1,9 +1,13 @@
 // `plumbline reference`: the reference implementation, and `plumbline reference keys …` to administer accounts.
 import { parseArgs } from "node:util";
+import { DEEPCRAWL_FLAGS, deepcrawlOptions } from "./deepcrawl/deepcrawl-flags.ts";
 
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
+                           [--package-dir DIR] [--deepcrawl-max-pages N] [--deepcrawl-max-mb N]
+                           [--deepcrawl-max-seconds S] [--deepcrawl-concurrency N] [--deepcrawl-delay-ms MS]
+                           [--deepcrawl-lease-seconds S] [--zip-url-ttl S]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -18,10 +22,20 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --authorization-server URL
                           the OAuth authorization server (issuer URL) the protected-resource metadata names;
                           without it authorization_servers is empty: this reference issues no OAuth tokens
+  --package-dir DIR       where deepcrawl packages are written (default DATA_DIR/packages); instances sharing
+                          a --database-url must share this directory too
+  --deepcrawl-max-pages N, --deepcrawl-max-mb N, --deepcrawl-max-seconds S
+                          limits of one deepcrawl task (default 500 pages, 100 MB of documents, 900 s); a task
+                          that reaches one completes with what it fetched and names it in manifest.json
+  --deepcrawl-concurrency N  pages of one task fetched at once (default 4)
+  --deepcrawl-delay-ms MS least time between two requests to one host (default 250; robots.txt may ask more)
+  --deepcrawl-lease-seconds S
+                          a task whose instance died is taken over after S seconds (default 30)
+  --zip-url-ttl S         how long a signed zipUrl stays valid (default 3600)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
-Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
-POST /sitemap; the other operations answer 502 until they land.`;
+Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl,
+POST /sitemap and POST /deepcrawl; the other operations answer 502 until they land.`;
 
 const common = {
   "data-dir": { type: "string" as const, default: "data" },
@@ -112,6 +126,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "authorization-server": { type: "string" },
       "rate-limit": { type: "string" },
       log: { type: "boolean", default: false },
+      ...DEEPCRAWL_FLAGS,
     },
   });
   if (values.help) {
@@ -143,6 +158,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     authorizationServer,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     logger: values.log,
+    ...deepcrawlOptions(values),
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
   await new Promise<void>((resolve) => {
