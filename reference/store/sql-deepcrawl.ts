@@ -99,15 +99,26 @@ export async function createSqlDeepcrawlStore(base: Kysely<Database>, dialect: D
       return task(await db.selectFrom("deepcrawl_tasks").selectAll().where("task_id", "=", taskId).executeTakeFirst());
     },
     async claim(owner, nowMs, leaseMs) {
-      const free = (t: typeof db) =>
-        t
-          .selectFrom("deepcrawl_tasks")
-          .select("task_id")
-          .where("status", "in", RUNNING)
-          .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", nowMs)]))
-          .orderBy("created_at")
-          .limit(1);
-      const candidate = dialect === "postgres" ? free(db).forUpdate().skipLocked() : free(db);
+      const startedAt = new Date(nowMs).toISOString();
+      if (dialect === "postgres") {
+        // the candidate is locked in a CTE (evaluated once), skipping rows another claim holds: concurrent claims
+        // from any number of instances each get a different task or none
+        const r = await sql<DeepcrawlTasksTable>`
+          with next as (
+            select task_id from deepcrawl_tasks
+            where status in ('queued', 'waiting', 'processing') and (lease_until is null or lease_until < ${nowMs})
+            order by created_at limit 1
+            for update skip locked
+          )
+          update deepcrawl_tasks t
+          set lease_owner = ${owner}, lease_until = ${nowMs + leaseMs}, attempts = t.attempts + 1,
+            status = case when t.status = 'queued' then 'waiting' else t.status end,
+            started_at = coalesce(t.started_at, ${startedAt})
+          from next where t.task_id = next.task_id
+          returning t.*`.execute(db);
+        return task(r.rows[0]);
+      }
+      // SQLite runs one write at a time: the subquery and the update cannot interleave with another claim
       const row = await db
         .updateTable("deepcrawl_tasks")
         .set({
@@ -116,11 +127,17 @@ export async function createSqlDeepcrawlStore(base: Kysely<Database>, dialect: D
           attempts: sql`attempts + 1`,
           // D-deepcrawl-states: a worker took it (waiting for its turn at the site); a resumed task keeps its state
           status: sql`case when status = 'queued' then 'waiting' else status end`,
-          started_at: sql`coalesce(started_at, ${new Date(nowMs).toISOString()})`,
+          started_at: sql`coalesce(started_at, ${startedAt})`,
         })
-        .where("task_id", "in", candidate)
-        .where("status", "in", RUNNING)
-        .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", nowMs)]))
+        .where("task_id", "in", (eb) =>
+          eb
+            .selectFrom("deepcrawl_tasks")
+            .select("task_id")
+            .where("status", "in", RUNNING)
+            .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", nowMs)]))
+            .orderBy("created_at")
+            .limit(1),
+        )
         .returningAll()
         .executeTakeFirst();
       return task(row);
