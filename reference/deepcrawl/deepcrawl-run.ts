@@ -64,7 +64,10 @@ export async function runTask(t: TaskRow, owner: string, signal: AbortSignal, d:
   const write = async (patch: TaskPatch) => {
     if (!(await d.store.update(taskId, owner, patch))) throw new LeaseLost(`lost the lease of ${taskId}`);
   };
-  const fail = (error: string) => write({ status: "failed", error, message: "The crawl failed", completed_at: iso() });
+  const fail = async (error: string) => {
+    await write({ status: "failed", error, message: "The crawl failed", completed_at: iso() });
+    await d.store.deletePages(taskId);
+  };
   const checkAbort = () => {
     if (signal.aborted) throw new LeaseLost(`stopped while crawling ${taskId}`);
   };
