@@ -21,5 +21,11 @@ export {
 export type { MockAccountInput } from "./mock/memory-accounts.ts";
 export type { MockAdmin } from "./mock/mock-state.ts";
 export { DEMO_KEY, type MockOptions, type RunningMock, startMock } from "./mock/start-mock.ts";
+export type {
+  DeepcrawlLimits,
+  DeepcrawlPage,
+  DeepcrawlPageHook,
+  DeepcrawlSettings,
+} from "./reference/deepcrawl/deepcrawl-options.ts";
 export { type ReferenceOptions, type RunningReference, startReference } from "./reference/start-reference.ts";
 export * from "./spec/index.ts";
