@@ -3,6 +3,8 @@
 // memory and a restarted task keeps what it fetched), and the server secrets every instance shares (the zipUrl
 // signing key). Kept beside schema.ts, created on first use, both dialects.
 import type { Generated, Kysely } from "kysely";
+import type { Schemas } from "../../spec/index.ts";
+import type { DeepcrawlState } from "../platform/deepcrawl-service.ts";
 import type { Database, Dialect } from "./schema.ts";
 
 export interface DeepcrawlTasksTable {
@@ -10,7 +12,7 @@ export interface DeepcrawlTasksTable {
   account_id: string;
   url: string;
   type: "sitemap" | "all";
-  status: "queued" | "waiting" | "processing" | "completed" | "failed";
+  status: DeepcrawlState;
   message: string;
   error: string | null;
   created_at: string;
@@ -20,7 +22,7 @@ export interface DeepcrawlTasksTable {
   /** the package's key in the package store, once completed */
   r2_key: string | null;
   package_bytes: number | null;
-  limit_reached: "pages" | "bytes" | "duration" | null;
+  limit_reached: NonNullable<Schemas["DeepcrawlManifest"]["limitReached"]> | null;
   /** 1 once the URLs to visit are in deepcrawl_pages (discovery is not repeated after a restart) */
   discovered: number;
   /** how many times a worker claimed the task; a task interrupted too often fails */

@@ -30,7 +30,8 @@ export interface PageResult {
   fetchedAt: string;
 }
 
-const RUNNING = ["queued", "waiting", "processing"] as const;
+// a task runs until it reaches an end state (D-deepcrawl-states); only a running task is claimed or written to
+const ENDED = ["completed", "failed"] as const;
 
 const task = (r: DeepcrawlTasksTable | undefined): TaskRow | null =>
   r
@@ -133,7 +134,7 @@ export async function createSqlDeepcrawlStore(base: Kysely<Database>, dialect: D
           eb
             .selectFrom("deepcrawl_tasks")
             .select("task_id")
-            .where("status", "in", RUNNING)
+            .where("status", "not in", ENDED)
             .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", nowMs)]))
             .orderBy("created_at")
             .limit(1),
@@ -148,7 +149,7 @@ export async function createSqlDeepcrawlStore(base: Kysely<Database>, dialect: D
         .set({ lease_until: untilMs })
         .where("task_id", "=", taskId)
         .where("lease_owner", "=", owner)
-        .where("status", "in", RUNNING)
+        .where("status", "not in", ENDED)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
@@ -158,7 +159,7 @@ export async function createSqlDeepcrawlStore(base: Kysely<Database>, dialect: D
         .set(patch)
         .where("task_id", "=", taskId)
         .where("lease_owner", "=", owner)
-        .where("status", "in", RUNNING)
+        .where("status", "not in", ENDED)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
@@ -168,7 +169,7 @@ export async function createSqlDeepcrawlStore(base: Kysely<Database>, dialect: D
         .set({ lease_until: 0 })
         .where("task_id", "=", taskId)
         .where("lease_owner", "=", owner)
-        .where("status", "in", RUNNING)
+        .where("status", "not in", ENDED)
         .execute();
     },
     async addPages(taskId, pages) {
