@@ -20,7 +20,7 @@ const ref = await startReference({
   allowPrivateNetwork: true,
   deepcrawlSettings: { hostDelayMs: 0, concurrency, pollMs: 50, limits: { maxPages: pages + 10 } },
 });
-const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
+const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
 global.gc?.();
 const before = process.memoryUsage().rss;
 let peak = before;
