@@ -34,5 +34,11 @@ export {
   type RunningAuthServer,
   startAuthServer,
 } from "./reference/auth/start-auth-server.ts";
+export type {
+  DeepcrawlLimits,
+  DeepcrawlPage,
+  DeepcrawlPageHook,
+  DeepcrawlSettings,
+} from "./reference/deepcrawl/deepcrawl-options.ts";
 export { type ReferenceOptions, type RunningReference, startReference } from "./reference/start-reference.ts";
 export * from "./spec/index.ts";

@@ -3,6 +3,8 @@
 // so a manual clock steps through every state deterministically. The zip is built once, at completion, with the
 // same packager the reference uses (D-deepcrawl-zip).
 import { randomBytes } from "node:crypto";
+import { Readable } from "node:stream";
+import { createZipLinks, newLinkSecret } from "../reference/platform/deepcrawl-link.ts";
 import { packageDeepcrawl } from "../reference/platform/deepcrawl-package.ts";
 import type { DeepcrawlService, DeepcrawlState, DeepcrawlTask } from "../reference/platform/deepcrawl-service.ts";
 import type { EngineContext, SiteCrawler } from "../reference/platform/engines.ts";
@@ -47,6 +49,8 @@ export interface DeepcrawlSimulatorOptions {
   clock: Clock;
   crawler: SiteCrawler;
   steps?: Partial<DeepcrawlSteps>;
+  /** how long a signed zipUrl stays valid on the mock clock (default one hour) */
+  zipLinkTtlMs?: number;
 }
 
 /** The engine context with the outcome a request asked for (`Prefer: deepcrawl=failed`). */
@@ -69,6 +73,8 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
   const tasks = new Map<string, Record_>();
   let steps: DeepcrawlSteps = { ...DEFAULT_STEPS, ...o.steps };
   let nextScenario: DeepcrawlScenario | null = null;
+  // a secret per mock process: its tasks live in memory and die with it, so must its links
+  const links = createZipLinks({ secret: newLinkSecret(), clock: o.clock, ttlMs: o.zipLinkTtlMs });
 
   function stateOf(t: Record_, now: number): DeepcrawlState {
     const elapsed = now - t.createdAtMs;
@@ -91,7 +97,7 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
       return;
     }
     const pages = await Promise.all(urls.value.map((u) => o.crawler.fetchPage(u, t.ctx)));
-    const zip = packageDeepcrawl({
+    const zip = await packageDeepcrawl({
       taskId: t.taskId,
       url: t.url,
       type: t.type,
@@ -164,8 +170,10 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
       const t = tasks.get(taskId);
       if (!t) return null;
       const v = await view(t);
-      return v.status === "completed" ? (t.finished?.zip ?? null) : null;
+      const zip = v.status === "completed" ? t.finished?.zip : null;
+      return zip ? { body: Readable.from([zip]), bytes: zip.byteLength } : null;
     },
+    links,
     list() {
       return [...tasks.values()].map((t) => ({
         taskId: t.taskId,

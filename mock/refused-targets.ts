@@ -58,5 +58,6 @@ export function refuseDeepcrawlTargets(service: DeepcrawlService, allowPrivateNe
       ),
     get: (taskId) => service.get(taskId),
     archive: (taskId) => service.archive(taskId),
+    links: service.links,
   };
 }

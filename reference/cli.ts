@@ -1,5 +1,6 @@
 // `plumbline reference`: the reference implementation, and `plumbline reference keys …` to administer accounts.
 import { parseArgs } from "node:util";
+import { DEEPCRAWL_FLAGS, deepcrawlOptions } from "./deepcrawl/deepcrawl-flags.ts";
 
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
@@ -9,6 +10,9 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--no-auth-server]
        plumbline reference auth-server [--host 127.0.0.1] [--port 8081] [--data-dir DIR | --database-url URL]
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--log]
+                           [--package-dir DIR] [--deepcrawl-max-pages N] [--deepcrawl-max-mb N]
+                           [--deepcrawl-max-seconds S] [--deepcrawl-concurrency N] [--deepcrawl-delay-ms MS]
+                           [--deepcrawl-lease-seconds S] [--zip-url-ttl S]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -40,11 +44,21 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                           response_format from the page's structured data, tables, lists and text
   --model NAME            the model to ask (with --model-url)
   --model-timeout MS      the longest a model call may take (default 60000)
+  --package-dir DIR       where deepcrawl packages are written (default DATA_DIR/packages); instances sharing
+                          a --database-url must share this directory too
+  --deepcrawl-max-pages N, --deepcrawl-max-mb N, --deepcrawl-max-seconds S
+                          limits of one deepcrawl task (default 500 pages, 100 MB of documents, 900 s); a task
+                          that reaches one completes with what it fetched and names it in manifest.json
+  --deepcrawl-concurrency N  pages of one task fetched at once (default 4)
+  --deepcrawl-delay-ms MS least time between two requests to one host (default 250; robots.txt may ask more)
+  --deepcrawl-lease-seconds S
+                          a task whose instance died is taken over after S seconds (default 30)
+  --zip-url-ttl S         how long a signed zipUrl stays valid (default 3600)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
 Implemented so far: the platform (auth, credits, batches, rate limits, discovery), the OAuth authorization
 server with the account pages (/account: sign up, sign in, consent, dashboard), POST /crawl, POST /sitemap,
-POST /screenshot, POST /trending and POST /extract; the other operations answer 502 until they land.`;
+POST /screenshot, POST /deepcrawl, POST /trending and POST /extract; the other operations answer 502 until they land.`;
 
 const common = {
   "data-dir": { type: "string" as const, default: "data" },
@@ -207,6 +221,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       ...authOptions,
       "no-auth-server": { type: "boolean", default: false },
       "browser-contexts": { type: "string" },
+      ...DEEPCRAWL_FLAGS,
     },
   });
   if (values.help) {
@@ -263,6 +278,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
         }
       : undefined,
     logger: values.log,
+    ...deepcrawlOptions(values),
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
   if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);

@@ -6,6 +6,13 @@ import type { CookieSecureMode } from "./auth/account-pages.ts";
 import { authView, migrateAuth } from "./auth/auth-schema.ts";
 import { type AuthServer, prepareAuthServer } from "./auth/auth-server.ts";
 import { withOAuthTokens } from "./auth/oauth-token-accounts.ts";
+import type { DeepcrawlPageHook } from "./deepcrawl/deepcrawl-options.ts";
+import { createFilePackageStore, defaultPackageDir } from "./deepcrawl/package-store.ts";
+import {
+  createReferenceDeepcrawl,
+  type ReferenceDeepcrawl,
+  type ReferenceDeepcrawlOptions,
+} from "./deepcrawl/reference-deepcrawl.ts";
 import type { ModelOptions } from "./engines/extract/model-extract.ts";
 import { createExtractEngine } from "./engines/extract-engine.ts";
 import {
@@ -65,6 +72,12 @@ export interface ReferenceOptions {
   /** engines to use instead of the reference's own (tests) */
   engines?: Partial<Engines>;
   deepcrawl?: DeepcrawlService;
+  /** deepcrawl limits, politeness, lease and zipUrl expiry (reference/deepcrawl/deepcrawl-options.ts) */
+  deepcrawlSettings?: ReferenceDeepcrawlOptions["settings"];
+  /** where deepcrawl packages are written (default DATA_DIR/packages); instances sharing a database share it too */
+  packageDir?: string;
+  /** called with every page a deepcrawl fetches (e.g. to feed a search index) */
+  onDeepcrawlPage?: DeepcrawlPageHook;
 }
 
 export interface RunningReference {
@@ -75,6 +88,8 @@ export interface RunningReference {
   /** the mounted authorization server (absent with authorizationServer or authServer: false) */
   auth?: AuthServer;
   database: string;
+  /** the reference's own deepcrawl service (null when options.deepcrawl replaced it) */
+  deepcrawl: ReferenceDeepcrawl | null;
   close(): Promise<void>;
 }
 
@@ -117,6 +132,20 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
           cookieSecure: o.cookieSecure,
         })
       : undefined;
+  const deepcrawl = o.deepcrawl
+    ? null
+    : await createReferenceDeepcrawl({
+        db: opened.db,
+        dialect: opened.dialect,
+        http,
+        renderer,
+        clock: realClock,
+        packages: createFilePackageStore(o.packageDir ?? defaultPackageDir(o.dataDir)),
+        settings: o.deepcrawlSettings,
+        allowPrivateNetwork: o.allowPrivateNetwork,
+        userAgent: o.userAgent,
+        onPage: o.onDeepcrawlPage,
+      });
   const platformOptions = {
     contract,
     accounts: withOAuthTokens(accounts, authView(opened.db)),
@@ -124,7 +153,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     rateLimitStore,
     clock: realClock,
     engines: { ...unimplementedEngines, ...engines, ...o.engines },
-    deepcrawl: o.deepcrawl ?? unimplementedDeepcrawl,
+    deepcrawl: o.deepcrawl ?? deepcrawl ?? unimplementedDeepcrawl,
     rateLimits: o.rateLimits,
     authorizationServer: o.authorizationServer,
     logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
@@ -135,6 +164,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   try {
     await app.listen({ host, port: o.port ?? 8080 });
   } catch (err) {
+    await deepcrawl?.close();
     await browsers.close();
     await opened.close();
     throw err;
@@ -150,8 +180,11 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     accounts,
     auth,
     database: `${opened.dialect} ${opened.location}`,
+    deepcrawl,
     async close() {
       await app.close();
+      // the worker lets its running tasks go (their leases released) before the database closes
+      await deepcrawl?.close();
       await browsers.close();
       await http.close();
       await opened.close();

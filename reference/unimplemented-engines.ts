@@ -1,6 +1,7 @@
 // The operations the reference does not implement yet (issue 5 covers the platform, crawl and sitemap; parts 2
 // and 3 bring the rest). They answer 502 PLB_UPSTREAM_FAILED, a status every paid operation lists, uncharged
 // (D-charging), with a message that says so, rather than pretending with synthetic data.
+import { createZipLinks, newLinkSecret } from "./platform/deepcrawl-link.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { EngineResult, Engines } from "./platform/engines.ts";
 
@@ -21,4 +22,5 @@ export const unimplementedDeepcrawl: DeepcrawlService = {
   start: missing("POST /deepcrawl"),
   get: async () => null,
   archive: async () => null,
+  links: createZipLinks({ secret: newLinkSecret(), clock: { now: () => Date.now() } }),
 };

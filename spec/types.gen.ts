@@ -599,6 +599,11 @@ export type components = {
             createdAt: string;
             /** Format: date-time */
             completedAt: string;
+            /**
+             * @description The limit that stopped the crawl before every discovered page was packaged (pages, bytes of documents, duration); null when the crawl ran to its end (D-deepcrawl-zip).
+             * @enum {string|null}
+             */
+            limitReached?: "pages" | "bytes" | "duration" | null;
             pages: {
                 /** Format: uri */
                 url: string;

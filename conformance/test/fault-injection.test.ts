@@ -21,7 +21,9 @@ const post = (req: ProxiedRequest, path: string) => req.method === "POST" && req
 const form = (req: ProxiedRequest) => Object.fromEntries(new URLSearchParams(req.body.toString("utf8")));
 const sent = (req: ProxiedRequest) => JSON.parse(req.body.toString("utf8")) as Json;
 const ok200 = (req: ProxiedRequest, res: ProxiedResponse, path: string) => post(req, path) && res.status === 200;
-const isZip = (req: ProxiedRequest, res: ProxiedResponse) => req.path.endsWith(".zip") && res.status === 200;
+// zipUrl is a signed link: the path ends in .zip, the query carries the signature
+const isZip = (req: ProxiedRequest, res: ProxiedResponse) =>
+  req.path.split("?")[0].endsWith(".zip") && res.status === 200;
 
 /** A zip answer rebuilt after `edit` changed its entries. */
 function rezip(res: ProxiedResponse, edit: (files: Record<string, Uint8Array>) => void): ProxiedResponse {
@@ -128,7 +130,7 @@ const VARIANTS: Variant[] = [
     name: "a corrupt zip",
     fault: {
       rewrite: (req, res) => {
-        if (!req.path.endsWith(".zip") || res.status !== 200) return res;
+        if (!isZip(req, res)) return res;
         const body = Buffer.from(res.body);
         body.fill(0x42, 30, Math.min(body.length, 400));
         return { ...res, body };

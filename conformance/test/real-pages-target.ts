@@ -133,7 +133,7 @@ export function realPages(mockUrl: string, browser: Browser, broken: Breakage = 
   const mock = new URL(mockUrl);
   return {
     async rewrite(req: ProxiedRequest, res: ProxiedResponse) {
-      if (req.path.endsWith(".zip") && res.status === 200) {
+      if (req.path.split("?")[0].endsWith(".zip") && res.status === 200) {
         const manifest = JSON.parse(strFromU8(unzipSync(new Uint8Array(res.body))["manifest.json"])) as Json;
         return isFixture(manifest.url, mock) ? { ...res, body: await rebuildZip(res.body, broken) } : res;
       }

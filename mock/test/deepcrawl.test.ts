@@ -38,7 +38,11 @@ describe("deepcrawl tasks", () => {
     expect(seen).toEqual(["queued", "queued", "waiting", "waiting", "processing", "processing", "completed"]);
     const done = await status(taskId);
     expect(done).toMatchObject({ success: true, error: null, r2Key: `deepcrawl/${taskId}.zip` });
-    expect(done.zipUrl).toBe(`${h.mock.url}/deepcrawl/files/${taskId}.zip`);
+    // a signed link that expires an hour later on the mock clock (deepcrawl-link.ts)
+    const expires = Math.ceil((Date.parse("2026-11-25T12:00:00Z") + 6000 + 3_600_000) / 1000);
+    expect(done.zipUrl).toMatch(
+      new RegExp(`^${h.mock.url}/deepcrawl/files/${taskId}\\.zip\\?expires=${expires}&signature=[\\w-]{43}$`),
+    );
   });
 
   it("serves a real zip at zipUrl: manifest.json plus one Markdown document per page", async () => {
@@ -70,6 +74,29 @@ describe("deepcrawl tasks", () => {
       expect(doc).toContain(`url: "${p.url}"`);
       expect(new URL(p.url).hostname).toBe("shop.example.org");
     }
+  });
+
+  it("refuses a tampered or expired zipUrl with 404 in the error shape; a later poll re-signs the same package", async () => {
+    const { taskId } = (await h.post("/deepcrawl", { url: "https://shop.example.org/" })).body as { taskId: string };
+    await advance(10_000);
+    const link = (await status(taskId)).zipUrl as string;
+    const first = Buffer.from(await (await fetch(link)).arrayBuffer());
+    const path = link.slice(h.mock.url.length);
+    const tampered = path.replace(/signature=(.)/, (_m, c: string) => `signature=${c === "A" ? "B" : "A"}`);
+    const otherTask = path.replace(taskId, `dc_${"0".repeat(32)}`);
+    for (const bad of [tampered, otherTask, path.replace(/&signature=.*/, ""), `/deepcrawl/files/${taskId}.zip`]) {
+      const r = await h.call("GET", bad, { key: null });
+      expect(r.status, bad).toBe(404);
+      expect(r.body).toMatchObject({ ok: false, code: "PLB_TASK_NOT_FOUND", message: expect.any(String) });
+    }
+    await advance(3_600_000);
+    const expired = await h.call("GET", path, { key: null });
+    expect(expired.status).toBe(404);
+    expect(expired.body).toMatchObject({ ok: false, code: "PLB_TASK_NOT_FOUND" });
+    const again = await status(taskId);
+    expect(again.status).toBe("completed");
+    expect(again.zipUrl).not.toBe(link);
+    expect(Buffer.from(await (await fetch(again.zipUrl as string)).arrayBuffer()).equals(first)).toBe(true);
   });
 
   it("fails a task whose site answers an error, or when the request asks for it, with an error text", async () => {

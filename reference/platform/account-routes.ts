@@ -64,20 +64,27 @@ export function accountRoutes(app: FastifyInstance, o: PlatformOptions) {
           .type("application/json")
           .send({ ...members, taskId, status: "not_found", success: false });
       }
-      return statusResponse(task, baseUrlOf(req, o.publicUrl));
+      return statusResponse(task, baseUrlOf(req, o.publicUrl), o.deepcrawl.links);
     },
   });
 
-  // where zipUrl points (zipPath(); D-deepcrawl-zip); the unguessable task id is the capability, as for status polling
+  // where zipUrl points (zipPath(); D-deepcrawl-zip): a signed, expiring link (deepcrawl-link.ts); a missing, expired
+  // or tampered signature answers 404 like an unknown task, so a link tells nothing once it is no longer valid
   app.get("/deepcrawl/files/:file", async (req, reply) => {
     const { file } = req.params as { file: string };
     const taskId = file.endsWith(".zip") ? file.slice(0, -4) : file;
+    const notFound = () =>
+      sendError(
+        reply,
+        serializeError("PLB_TASK_NOT_FOUND", {
+          message: `No packaged result for ${taskId} at this link (unknown, unfinished, expired or altered); poll the task's status for a fresh zipUrl`,
+        }),
+      );
+    if (!o.deepcrawl.links.verify(taskId, req.query as Record<string, unknown>)) return notFound();
     const zip = await o.deepcrawl.archive(taskId);
-    if (!zip)
-      return sendError(reply, serializeError("PLB_TASK_NOT_FOUND", { message: `No packaged result for ${taskId}` }));
-    return reply
-      .type("application/zip")
-      .header("content-disposition", `attachment; filename="${taskId}.zip"`)
-      .send(zip);
+    if (!zip) return notFound();
+    reply.type("application/zip").header("content-disposition", `attachment; filename="${taskId}.zip"`);
+    if (zip.bytes !== null) reply.header("content-length", zip.bytes);
+    return reply.send(zip.body);
   });
 }

@@ -4,9 +4,16 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Contract, type JsonSchema, loadContract, type Schemas } from "../../spec/index.ts";
-import { type DeepcrawlPackageInput, packageDeepcrawl, pageSlug, readDeepcrawlPackage } from "./deepcrawl-package.ts";
+import {
+  type DeepcrawlPackageInput,
+  manifestChunks,
+  packageDeepcrawl,
+  pageSlug,
+  readDeepcrawlPackage,
+} from "./deepcrawl-package.ts";
 import type { CrawledPage } from "./engines.ts";
 import { readFrontMatter } from "./markdown-front-matter.ts";
 
@@ -67,9 +74,15 @@ function systemUnzipTest(zip: Buffer): string {
 }
 
 describe("packageDeepcrawl (D-deepcrawl-zip)", () => {
-  const zip = packageDeepcrawl(INPUT);
-  const { manifest, documents } = readDeepcrawlPackage(zip);
-  const m = manifest as Schemas["DeepcrawlManifest"];
+  let zip: Buffer;
+  let manifest: unknown;
+  let documents: Map<string, string>;
+  let m: Schemas["DeepcrawlManifest"];
+  beforeAll(async () => {
+    zip = await packageDeepcrawl(INPUT);
+    ({ manifest, documents } = readDeepcrawlPackage(zip));
+    m = manifest as Schemas["DeepcrawlManifest"];
+  });
 
   it("writes a zip the library reads back", () => {
     expect(zip.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
@@ -134,19 +147,19 @@ describe("packageDeepcrawl (D-deepcrawl-zip)", () => {
     expect(pageSlug(`https://example.com/${"long-segment/".repeat(40)}`).length).toBeLessThanOrEqual(89);
   });
 
-  it("keeps a URL listed twice in two documents", () => {
-    const twice = packageDeepcrawl({ ...INPUT, pages: [PAGES[0], PAGES[0]] });
+  it("keeps a URL listed twice in two documents", async () => {
+    const twice = await packageDeepcrawl({ ...INPUT, pages: [PAGES[0], PAGES[0]] });
     const read = readDeepcrawlPackage(twice);
     expect(read.documents.size).toBe(2);
     expect(validateManifest(read.manifest)).toBeNull();
   });
 
-  it("is reproducible for the same input", () => {
-    expect(packageDeepcrawl(INPUT).equals(zip)).toBe(true);
+  it("is reproducible for the same input", async () => {
+    expect((await packageDeepcrawl(INPUT)).equals(zip)).toBe(true);
   });
 
-  it("produces a valid zip for an empty page list", () => {
-    const empty = packageDeepcrawl({ ...INPUT, type: "all", pages: [] });
+  it("produces a valid zip for an empty page list", async () => {
+    const empty = await packageDeepcrawl({ ...INPUT, type: "all", pages: [] });
     const read = readDeepcrawlPackage(empty);
     expect(validateManifest(read.manifest)).toBeNull();
     expect((read.manifest as Schemas["DeepcrawlManifest"]).pages).toEqual([]);
@@ -154,9 +167,27 @@ describe("packageDeepcrawl (D-deepcrawl-zip)", () => {
     if (hasUnzip()) expect(systemUnzipTest(empty)).toMatch(/No errors detected/);
   });
 
-  it("stamps entries safely whatever completedAt says", () => {
+  it("stamps entries safely whatever completedAt says", async () => {
     for (const completedAt of ["2150-01-01T00:00:00.000Z", "1970-01-01T00:00:00.000Z", "not a date"]) {
-      expect(readDeepcrawlPackage(packageDeepcrawl({ ...INPUT, completedAt })).documents.size).toBe(6);
+      expect(readDeepcrawlPackage(await packageDeepcrawl({ ...INPUT, completedAt })).documents.size).toBe(6);
+    }
+  });
+
+  it("writes manifest.json first, exactly as JSON.stringify would, limitReached included", async () => {
+    const entries = Object.keys(unzipSync(new Uint8Array(zip)));
+    expect(entries[0]).toBe("manifest.json");
+    expect(m.limitReached).toBeNull();
+    const head = {
+      taskId: "t",
+      url: "https://example.com/",
+      type: "all" as const,
+      createdAt: FETCHED,
+      completedAt: FETCHED,
+    };
+    for (const pages of [[], m.pages, m.pages.slice(0, 1)]) {
+      let text = "";
+      for await (const c of manifestChunks({ ...head, limitReached: "pages" }, pages)) text += c;
+      expect(text).toBe(`${JSON.stringify({ ...head, limitReached: "pages", pages }, null, 2)}\n`);
     }
   });
 });

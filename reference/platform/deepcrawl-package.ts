@@ -12,6 +12,8 @@ export interface DeepcrawlPackageInput {
   type: "sitemap" | "all";
   createdAt: string;
   completedAt: string;
+  /** the limit that stopped the crawl early, if one did */
+  limitReached?: ManifestHead["limitReached"];
   pages: CrawledPage[];
 }
 
@@ -56,35 +58,81 @@ function zipTime(iso: string): Date {
   return new Date(Number.isFinite(t) && t > ZIP_EPOCH && t < ZIP_END ? t : ZIP_EPOCH);
 }
 
-export function packageDeepcrawl(input: DeepcrawlPackageInput): Buffer {
+export type ManifestPage = Schemas["DeepcrawlManifest"]["pages"][number];
+/** Everything of the manifest but its pages (they are streamed by the reference). */
+export type ManifestHead = Omit<Schemas["DeepcrawlManifest"], "pages">;
+
+/** The Markdown document of one page with its manifest entry; no document for a page that failed. */
+export function pageDocument(
+  page: CrawledPage,
+  path = `pages/${pageSlug(page.url)}.md`,
+): {
+  entry: ManifestPage;
+  document: Buffer | null;
+} {
+  if (page.markdown === null)
+    return { entry: { url: page.url, path: null, title: page.title, status: page.status, bytes: 0 }, document: null };
+  const document = Buffer.from(
+    withFrontMatter({ url: page.url, title: page.title, fetched_at: page.fetchedAt }, page.markdown),
+  );
+  return {
+    entry: { url: page.url, path, title: page.title, status: page.status, bytes: document.byteLength },
+    document,
+  };
+}
+
+/**
+ * The text of manifest.json in pieces, exactly `JSON.stringify(manifest, null, 2)` and a newline once joined, so the
+ * reference can write it while reading its page list from the database, and the mock builds the same bytes.
+ */
+export async function* manifestChunks(
+  head: ManifestHead,
+  pages: Iterable<ManifestPage> | AsyncIterable<ManifestPage>,
+): AsyncGenerator<string> {
+  const empty = JSON.stringify({ ...head, pages: [] }, null, 2);
+  const at = empty.lastIndexOf("[]");
+  yield empty.slice(0, at + 1);
+  let first = true;
+  for await (const page of pages) {
+    yield `${first ? "" : ","}\n    ${JSON.stringify(page, null, 2).replace(/\n/g, "\n    ")}`;
+    first = false;
+  }
+  yield `${first ? "" : "\n  "}${empty.slice(at + 1)}\n`;
+}
+
+/** Stamp of every entry: completedAt, so the same input gives the same bytes. */
+export function entryTime(completedAt: string): Date {
+  return zipTime(completedAt);
+}
+
+/** The whole package in memory (the mock's packages are small; the reference streams, deepcrawl-zip-writer.ts). */
+export async function packageDeepcrawl(input: DeepcrawlPackageInput): Promise<Buffer> {
   const files: Zippable = {};
   const used = new Set<string>();
-  const pages: Schemas["DeepcrawlManifest"]["pages"] = [];
+  const pages: ManifestPage[] = [];
   for (const page of input.pages) {
-    if (page.markdown === null) {
-      pages.push({ url: page.url, path: null, title: page.title, status: page.status, bytes: 0 });
-      continue;
-    }
     const slug = pageSlug(page.url);
     let path = `pages/${slug}.md`;
     // only the same URL listed twice can land here; the hash already separates different URLs
     for (let n = 2; used.has(path); n++) path = `pages/${slug}-${n}.md`;
-    used.add(path);
-    const doc = strToU8(
-      withFrontMatter({ url: page.url, title: page.title, fetched_at: page.fetchedAt }, page.markdown),
-    );
-    files[path] = doc;
-    pages.push({ url: page.url, path, title: page.title, status: page.status, bytes: doc.byteLength });
+    const doc = pageDocument(page, path);
+    if (doc.document) {
+      used.add(path);
+      files[path] = new Uint8Array(doc.document);
+    }
+    pages.push(doc.entry);
   }
-  const manifest: Schemas["DeepcrawlManifest"] = {
+  const head: ManifestHead = {
     taskId: input.taskId,
     url: input.url,
     type: input.type,
     createdAt: input.createdAt,
     completedAt: input.completedAt,
-    pages,
+    limitReached: input.limitReached ?? null,
   };
-  const entries: Zippable = { [MANIFEST_PATH]: strToU8(`${JSON.stringify(manifest, null, 2)}\n`), ...files };
+  let manifest = "";
+  for await (const chunk of manifestChunks(head, pages)) manifest += chunk;
+  const entries: Zippable = { [MANIFEST_PATH]: strToU8(manifest), ...files };
   return Buffer.from(zipSync(entries, { level: 6, mtime: zipTime(input.completedAt) }));
 }
 

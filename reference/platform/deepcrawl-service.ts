@@ -1,8 +1,12 @@
 // Deepcrawl tasks as the platform sees them (interface-spec "Deepcrawl task", "States and transitions";
 // D-deepcrawl-states, D-status-not-found, D-deepcrawl-zip). The mock runs tasks on its virtual clock; the
 // reference runs a real job worker. Both answer through this interface, so the status shape is written once.
+import type { Readable } from "node:stream";
 import type { Schemas } from "../../spec/index.ts";
+import { type ZipLinks, zipPath } from "./deepcrawl-link.ts";
 import type { EngineContext, EngineResult } from "./engines.ts";
+
+export { zipPath };
 
 /** A task's states: the contract's status values but `not_found`, which only an unknown id reports. */
 export type DeepcrawlState = Exclude<NonNullable<Schemas["DeepcrawlStatusResponse"]["status"]>, "not_found">;
@@ -21,6 +25,13 @@ export interface DeepcrawlTask {
   r2Key: string | null;
 }
 
+/** A packaged result, streamed to the client (never held whole in memory by the reference). */
+export interface DeepcrawlArchive {
+  body: Readable;
+  /** byte size, when known (sent as Content-Length) */
+  bytes: number | null;
+}
+
 export interface DeepcrawlService {
   start(
     accountId: string,
@@ -29,16 +40,17 @@ export interface DeepcrawlService {
   ): Promise<EngineResult<DeepcrawlTask>>;
   /** The task as it stands now; null for an unknown id. */
   get(taskId: string): Promise<DeepcrawlTask | null>;
-  /** The zip of a completed task; null when there is none. */
-  archive(taskId: string): Promise<Buffer | null>;
+  /** The zip of a completed task as a stream; null when there is none. */
+  archive(taskId: string): Promise<DeepcrawlArchive | null>;
+  /** signs and checks the expiring zipUrls (deepcrawl-link.ts) */
+  links: ZipLinks;
 }
 
-/** Where a completed task's zip is served (a plumbline route beside the contract's paths). */
-export function zipPath(taskId: string): string {
-  return `/deepcrawl/files/${encodeURIComponent(taskId)}.zip`;
-}
-
-export function statusResponse(task: DeepcrawlTask, baseUrl: string): Schemas["DeepcrawlStatusResponse"] {
+export function statusResponse(
+  task: DeepcrawlTask,
+  baseUrl: string,
+  links: ZipLinks,
+): Schemas["DeepcrawlStatusResponse"] {
   const completed = task.status === "completed";
   return {
     taskId: task.taskId,
@@ -47,6 +59,6 @@ export function statusResponse(task: DeepcrawlTask, baseUrl: string): Schemas["D
     message: task.message,
     error: task.error,
     ...(completed && task.r2Key ? { r2Key: task.r2Key } : {}),
-    zipUrl: completed ? `${baseUrl}${zipPath(task.taskId)}` : null,
+    zipUrl: completed ? `${baseUrl}${links.sign(task.taskId)}` : null,
   };
 }

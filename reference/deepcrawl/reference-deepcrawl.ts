@@ -1,0 +1,154 @@
+// The reference's DeepcrawlService (issue 11): POST /deepcrawl persists a task and answers at once; the worker of
+// this instance (or of any instance sharing the PostgreSQL database) runs it; status and package are read from the
+// shared database and package store, so any instance answers for any task. The platform charges the start (once:
+// the worker never charges) and signs zipUrls with a secret all instances read from the database.
+import { randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import { literalHostReason } from "../engines/address-policy.ts";
+import type { PageRenderer } from "../engines/index.ts";
+import { createCrawlEngine, createSitemapEngine, DEFAULT_USER_AGENT, type HttpClient } from "../engines/index.ts";
+import { createZipLinks, newLinkSecret } from "../platform/deepcrawl-link.ts";
+import type { DeepcrawlService, DeepcrawlTask } from "../platform/deepcrawl-service.ts";
+import type { Clock } from "../platform/stores.ts";
+import type { Database, Dialect } from "../store/schema.ts";
+import { createSqlDeepcrawlStore, type SqlDeepcrawlStore, type TaskRow } from "../store/sql-deepcrawl.ts";
+import { DEFAULT_DEEPCRAWL_SETTINGS, type DeepcrawlPageHook, type DeepcrawlSettings } from "./deepcrawl-options.ts";
+import { type RunnerDeps, runTask } from "./deepcrawl-run.ts";
+import { type DeepcrawlWorker, startDeepcrawlWorker } from "./deepcrawl-worker.ts";
+import { createHostPacer } from "./host-pacer.ts";
+import type { PackageStore } from "./package-store.ts";
+import { createPageFetcher } from "./page-fetcher.ts";
+
+export interface ReferenceDeepcrawlOptions {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  http: HttpClient;
+  renderer?: PageRenderer | null;
+  clock: Clock;
+  packages: PackageStore;
+  settings?: Partial<Omit<DeepcrawlSettings, "limits">> & { limits?: Partial<DeepcrawlSettings["limits"]> };
+  allowPrivateNetwork?: boolean;
+  userAgent?: string;
+  /** the zipUrl signing secret; by default one is created once and kept in the database (server_secrets) */
+  linkSecret?: string;
+  /** false: this instance answers for tasks but runs none (another instance's worker does) */
+  worker?: boolean;
+  onPage?: DeepcrawlPageHook;
+  log?: (message: string, err?: unknown) => void;
+}
+
+export interface ReferenceDeepcrawl extends DeepcrawlService {
+  store: SqlDeepcrawlStore;
+  worker: DeepcrawlWorker | null;
+  close(): Promise<void>;
+}
+
+const MESSAGES = { queued: "Queued", waiting: "Waiting for a crawler" } as const;
+
+function view(t: TaskRow): DeepcrawlTask {
+  return {
+    taskId: t.task_id,
+    accountId: t.account_id,
+    url: t.url,
+    type: t.type,
+    status: t.status,
+    message: t.status === "queued" || t.status === "waiting" ? MESSAGES[t.status] : t.message,
+    error: t.status === "failed" ? (t.error ?? "The crawl failed") : null,
+    createdAt: t.created_at,
+    completedAt: t.completed_at,
+    r2Key: t.status === "completed" ? t.r2_key : null,
+  };
+}
+
+export async function createReferenceDeepcrawl(o: ReferenceDeepcrawlOptions): Promise<ReferenceDeepcrawl> {
+  const settings: DeepcrawlSettings = {
+    ...DEFAULT_DEEPCRAWL_SETTINGS,
+    ...o.settings,
+    limits: { ...DEFAULT_DEEPCRAWL_SETTINGS.limits, ...o.settings?.limits },
+  };
+  const log = o.log ?? ((m, err) => console.error(m, err ?? ""));
+  const store = await createSqlDeepcrawlStore(o.db, o.dialect);
+  const secret = o.linkSecret ?? (await store.secret("deepcrawl-zip-links", newLinkSecret));
+  const links = createZipLinks({ secret, clock: o.clock, ttlMs: settings.linkTtlMs });
+  const fetcher = createPageFetcher(o.http);
+  const deps: RunnerDeps = {
+    store,
+    packages: o.packages,
+    fetcher,
+    // the engines of POST /crawl and POST /sitemap, over the tapped client (page-fetcher.ts)
+    crawl: createCrawlEngine({ http: fetcher.http, renderer: o.renderer ?? null, clock: o.clock }),
+    sitemap: createSitemapEngine({ http: o.http, limits: { maxUrls: settings.limits.maxPages + 1 } }),
+    http: o.http,
+    pacer: createHostPacer(() => o.clock.now()),
+    clock: o.clock,
+    limits: settings.limits,
+    concurrency: settings.concurrency,
+    hostDelayMs: settings.hostDelayMs,
+    maxCrawlDelayMs: settings.maxCrawlDelayMs,
+    userAgent: o.userAgent ?? DEFAULT_USER_AGENT,
+    onPage: o.onPage,
+    log,
+  };
+  const worker =
+    o.worker === false
+      ? null
+      : startDeepcrawlWorker({
+          store,
+          clock: o.clock,
+          leaseMs: settings.leaseMs,
+          pollMs: settings.pollMs,
+          maxTasks: settings.maxTasks,
+          maxAttempts: settings.maxAttempts,
+          run: (task, owner, signal) => runTask(task, owner, signal, deps),
+          log,
+        });
+
+  return {
+    store,
+    worker,
+    links,
+    async start(accountId, request) {
+      let host: string;
+      try {
+        const u = new URL(request.url);
+        if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error(u.protocol);
+        host = u.hostname;
+      } catch {
+        return { ok: false, code: "PLB_BAD_VALUE", message: `Deepcrawl fetches http(s) URLs, not ${request.url}` };
+      }
+      // D-target-refusal: a literal refused host is refused now (400, uncharged); a name that resolves to one is
+      // refused by the http client when the worker fetches it, and the task fails with that reason
+      const reason = literalHostReason(host, o.allowPrivateNetwork ?? false);
+      if (reason)
+        return {
+          ok: false,
+          code: "PLB_BAD_VALUE",
+          message: `The target host ${host} is a ${reason} address; this service fetches public addresses only`,
+        };
+      const row = {
+        task_id: `dc_${randomBytes(16).toString("hex")}`,
+        account_id: accountId,
+        url: request.url,
+        type: request.type ?? "sitemap",
+        message: MESSAGES.queued,
+        created_at: new Date(o.clock.now()).toISOString(),
+      };
+      await store.insertTask(row);
+      worker?.wake();
+      const task = await store.getTask(row.task_id);
+      return task ? { ok: true, value: view(task) } : { ok: false, code: "PLB_INTERNAL" };
+    },
+    async get(taskId) {
+      const t = await store.getTask(taskId);
+      return t ? view(t) : null;
+    },
+    async archive(taskId) {
+      const t = await store.getTask(taskId);
+      if (t?.status !== "completed" || !t.r2_key) return null;
+      return o.packages.open(t.r2_key);
+    },
+    async close() {
+      await worker?.close();
+    },
+  };
+}
