@@ -127,14 +127,14 @@ export const RELEVANCE_QUERIES: Array<{
   { query: "gâteau préchauffer", language: "fr", first: "/cuisine.html", why: "French stemming", only: "postgres" },
 ];
 
-const escape = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+const esc = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 /** The page as a fixture site serves it: a real article with a date where it has one. */
 export function corpusHtml(p: CorpusPage): string {
   const date = p.published ? `<meta property="article:published_time" content="${p.published}">` : "";
-  return `<!doctype html><html lang="${p.language}"><head><meta charset="utf-8"><title>${escape(p.title)}</title>${date}</head>
-<body><nav><a href="/">Home</a></nav><main><article><h1>${escape(p.title)}</h1>
-${p.paragraphs.map((x) => `<p>${escape(x)}</p>`).join("\n")}
+  return `<!doctype html><html lang="${p.language}"><head><meta charset="utf-8"><title>${esc(p.title)}</title>${date}</head>
+<body><nav><a href="/">Home</a></nav><main><article><h1>${esc(p.title)}</h1>
+${p.paragraphs.map((x) => `<p>${esc(x)}</p>`).join("\n")}
 <img src="/images${p.path.replace(/\.html$/, ".png")}" alt="illustration"></article></main></body></html>`;
 }
 
