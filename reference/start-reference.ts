@@ -6,7 +6,13 @@ import { createBrowserRenderer, createCrawlEngine, createHttpClient, createSitem
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
+import { defaultSearchService } from "./platform/request-defaults.ts";
 import { realClock } from "./platform/stores.ts";
+import { createPageIndex } from "./search/create-page-index.ts";
+import { indexingCrawl } from "./search/index-feeds.ts";
+import type { PageIndex } from "./search/page-index.ts";
+import { createBackendRouter, type SearchUpstreams } from "./search/search-backends.ts";
+import { createSearchEngines } from "./search/search-engine.ts";
 import { openDatabase } from "./store/open-database.ts";
 import { createSqlAccounts, type SqlAccounts } from "./store/sql-accounts.ts";
 import { createSqlRateLimitStore } from "./store/sql-rate-limits.ts";
@@ -33,6 +39,8 @@ export interface ReferenceOptions {
   /** engines to use instead of the reference's own (tests) */
   engines?: Partial<Engines>;
   deepcrawl?: DeepcrawlService;
+  /** search upstreams (SearXNG, Wikipedia, arXiv, GitHub, Hacker News); without them the local page index answers */
+  searchUpstreams?: SearchUpstreams;
 }
 
 export interface RunningReference {
@@ -41,6 +49,8 @@ export interface RunningReference {
   app: FastifyInstance;
   accounts: SqlAccounts;
   database: string;
+  /** the full-text index of every page fetched; search and news answer from it when no upstream serves a value */
+  pageIndex: PageIndex;
   close(): Promise<void>;
 }
 
@@ -54,9 +64,22 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   // one outbound client for the whole reference, with the SSRF guard (issue 5 "POST /crawl")
   const http = createHttpClient({ allowPrivateNetwork: o.allowPrivateNetwork, userAgent: o.userAgent });
   const renderer = createBrowserRenderer({ http, executablePath: o.chromiumPath });
-  const engines: Partial<Engines> = {
-    crawl: createCrawlEngine({ http, renderer, clock: realClock }),
+  const pageIndex = await createPageIndex(opened);
+  // every page /crawl and crawl_results fetch joins the index (issue 14 "Embedded default")
+  const crawl = indexingCrawl(o.engines?.crawl ?? createCrawlEngine({ http, renderer, clock: realClock }), pageIndex);
+  const engines = {
+    crawl,
     sitemap: createSitemapEngine({ http }),
+    ...createSearchEngines({
+      index: pageIndex,
+      backendFor: createBackendRouter(o.searchUpstreams ?? {}),
+      crawl,
+      clock: realClock,
+      defaultService: {
+        search: defaultSearchService(contract, "SearchParameters"),
+        news: defaultSearchService(contract, "NewsParameters"),
+      },
+    }),
   };
   const app = await createPlatform({
     contract,
@@ -64,7 +87,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     // in the database: several instances behind one balancer count an account's requests together
     rateLimitStore: createSqlRateLimitStore(opened.db),
     clock: realClock,
-    engines: { ...unimplementedEngines, ...engines, ...o.engines },
+    engines: { ...unimplementedEngines, ...engines, ...o.engines, crawl },
     deepcrawl: o.deepcrawl ?? unimplementedDeepcrawl,
     rateLimits: o.rateLimits,
     authorizationServer: o.authorizationServer,
@@ -85,6 +108,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     app,
     accounts,
     database: `${opened.dialect} ${opened.location}`,
+    pageIndex,
     async close() {
       await app.close();
       await renderer.close();

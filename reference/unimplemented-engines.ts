@@ -10,9 +10,7 @@ const missing = (operation: string) => async (): Promise<EngineResult<never>> =>
   message: `${operation} is not implemented in the plumbline reference yet`,
 });
 
-export const unimplementedEngines: Engines = {
-  search: missing("POST /search"),
-  news: missing("POST /news"),
+export const unimplementedEngines: Omit<Engines, "search" | "news"> = {
   crawl: missing("POST /crawl"),
   screenshot: missing("POST /screenshot"),
   sitemap: missing("POST /sitemap"),

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
 import { type OpenedDatabase, openDatabase } from "../store/open-database.ts";
 import { createPageIndex } from "./create-page-index.ts";
 import type { IndexQuery, PageIndex } from "./page-index.ts";
@@ -32,8 +32,11 @@ for (const kind of ["sqlite", "postgres"] as const) {
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), "plumbline-index-"));
-      opened = await openDatabase(kind === "postgres" ? { databaseUrl: PG } : { dataDir: dir });
-      if (kind === "postgres") await sql`drop table if exists search_pages`.execute(opened.db);
+      opened = await openDatabase(
+        kind === "postgres"
+          ? { databaseUrl: await freshPostgresSchema(PG as string, "plumbline_page_index_test") }
+          : { dataDir: dir },
+      );
       index = await createPageIndex(opened);
       for (const p of CORPUS)
         await index.add({
