@@ -49,12 +49,15 @@ export function createArxivBackend(o: { baseUrl: string; timeoutMs: number; now?
       url.searchParams.set("sortBy", "relevance");
       const r = await fetchUpstream("arXiv", url, { timeoutMs: o.timeoutMs });
       if (!r.ok) return r;
-      let entries: Entry[];
+      let feed: { entry?: Entry[] } | undefined;
       try {
-        entries = (parser.parse(r.value.text)?.feed?.entry ?? []) as Entry[];
+        feed = parser.parse(r.value.text, true)?.feed;
       } catch {
-        return upstreamFailure("The arXiv upstream answered something that is not an Atom feed");
+        feed = undefined;
       }
+      if (!feed || typeof feed !== "object")
+        return upstreamFailure("The arXiv upstream answered something that is not an Atom feed");
+      const entries = feed.entry ?? [];
       const hits = entries.flatMap((e) => {
         const alternate = e.link?.find((l) => l["@rel"] === "alternate")?.["@href"];
         const link = cleanUrl(alternate ?? e.id);

@@ -4,6 +4,7 @@
 // language as `language`, the time range as `time_range`; images come from a second query in the `images`
 // category. SearXNG pages hold about ten results: the pages covering the wanted slice are fetched in turn.
 import type { EngineResult } from "../../platform/engines.ts";
+import { passesSites } from "../page-index.ts";
 import {
   cleanUrl,
   fetchUpstreamJson,
@@ -100,7 +101,7 @@ export function createSearxngBackend(o: { baseUrl: string; timeoutMs: number }):
         const results = ((r.value as { results?: SearxResult[] })?.results ?? []) as SearxResult[];
         for (const x of results) {
           const link = cleanUrl(x.url);
-          if (!link) continue;
+          if (!link || (site && !passesSites(link, [site]))) continue;
           hits.push({
             title: plainText(x.title) || link,
             link,
