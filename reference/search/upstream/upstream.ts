@@ -2,9 +2,10 @@
 // services the operator configures (SearXNG, Wikipedia, arXiv, GitHub, Hacker News/Algolia); their base URLs come
 // from options, never from the code. Failures are values: any upstream trouble is PLB_UPSTREAM_FAILED (502,
 // uncharged, D-charging), with a message naming the upstream but never a credential.
+import type { Schemas } from "../../../spec/index.ts";
 import type { EngineResult } from "../../platform/engines.ts";
 
-export type TimeRange = "day" | "week" | "month" | "year";
+export type TimeRange = Exclude<Schemas["SearchParameters"]["time_range"], "" | undefined>;
 
 export interface UpstreamQuery {
   kind: "search" | "news";
