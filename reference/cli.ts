@@ -1,11 +1,16 @@
 // `plumbline reference`: the reference implementation, and `plumbline reference keys …` to administer accounts.
 import { parseArgs } from "node:util";
+import { INDEX_HELP, indexCommand } from "./search/index-command.ts";
+import { parseSearchUpstreams, SEARCH_UPSTREAM_FLAGS, SEARCH_UPSTREAM_HELP } from "./search/upstream-flags.ts";
 
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
+                           [--searxng-url URL] [--wikipedia-url URL] [--arxiv-url URL] [--github-api-url URL]
+                           [--hackernews-url URL] [--public-search-apis] [--upstream-timeout MS]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
+${INDEX_HELP}
 
   --data-dir DIR          SQLite database in DIR/plumbline.db (default ./data): zero set-up
   --database-url URL      postgres://… for several instances sharing accounts, credits and rate limits
@@ -18,10 +23,13 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --authorization-server URL
                           the OAuth authorization server (issuer URL) the protected-resource metadata names;
                           without it authorization_servers is empty: this reference issues no OAuth tokens
+${SEARCH_UPSTREAM_HELP}
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
+  index add URL...        fill the search index from each site's sitemap (else its links): every page is fetched
+                          and indexed; /crawl, crawl_results and deepcrawl add the pages they fetch too
 
-Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
-POST /sitemap; the other operations answer 502 until they land.`;
+Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl,
+POST /sitemap, POST /search and POST /news; the other operations answer 502 until they land.`;
 
 const common = {
   "data-dir": { type: "string" as const, default: "data" },
@@ -99,6 +107,7 @@ async function keysCommand(argv: string[]): Promise<number> {
 
 export async function referenceCommand(argv: string[]): Promise<number> {
   if (argv[0] === "keys") return keysCommand(argv.slice(1));
+  if (argv[0] === "index") return indexCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -112,6 +121,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "authorization-server": { type: "string" },
       "rate-limit": { type: "string" },
       log: { type: "boolean", default: false },
+      ...SEARCH_UPSTREAM_FLAGS,
     },
   });
   if (values.help) {
@@ -130,6 +140,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const authorizationServer = values["authorization-server"];
   if (authorizationServer !== undefined && !/^https?:\/\/[^\s/]+/.test(authorizationServer))
     throw new Error("--authorization-server takes an http(s) URL");
+  const searchUpstreams = parseSearchUpstreams(values);
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -143,6 +154,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     authorizationServer,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     logger: values.log,
+    searchUpstreams,
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
   await new Promise<void>((resolve) => {
