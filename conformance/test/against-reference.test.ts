@@ -18,7 +18,7 @@ beforeAll(async () => {
     apiKey: "KEY",
     brokeApiKey: "BROKE",
     reportDir: null,
-    operations: ["crawl", "sitemap"],
+    operations: ["crawl", "sitemap", "search", "news"],
   });
 }, 120_000);
 
