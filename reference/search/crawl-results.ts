@@ -10,17 +10,28 @@ type Result = Schemas["SearchResult"] & { crawl_error?: { statusCode: number; me
 /** At most this many result pages are fetched at once for one call. */
 const CONCURRENCY = 4;
 
+/**
+ * `recent(link)`: the page's text when the reference fetched it moments ago (the index's copy, which is what /crawl
+ * gave then); it is used instead of fetching the page again, so a batch of searches over the same pages does not
+ * hammer their site.
+ */
 export async function crawlResults(
   results: Result[],
   n: number,
   crawl: Engines["crawl"],
   ctx: EngineContext,
+  recent: (link: string) => string | null = () => null,
 ): Promise<Result[]> {
   const out = [...results];
   let next = 0;
   const worker = async () => {
     while (next < Math.min(n, out.length)) {
       const i = next++;
+      const cached = recent(out[i].link);
+      if (cached !== null) {
+        out[i] = { ...out[i], content: cached };
+        continue;
+      }
       const r = await crawl({ url: out[i].link }, ctx);
       if (r.ok) out[i] = { ...out[i], content: r.value.results.content };
       else {

@@ -102,10 +102,10 @@ for (const kind of ["sqlite", "postgres"] as const) {
       expect([...p1, ...p2]).toEqual(all.slice(0, 4));
     });
 
-    it("replaces a page added again under the same URL", async () => {
+    it("replaces a page added again under the same URL (the fragment aside)", async () => {
       const before = await index.count();
       await index.add({
-        url: "https://blog.other.test/tide.html",
+        url: "https://blog.other.test/tide.html#top",
         title: "Holiday photos",
         markdown: "Now about barnacles.",
         fetchedAt: "2026-11-26T00:00:00Z",

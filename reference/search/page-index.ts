@@ -84,6 +84,17 @@ export function passesSites(url: string, include: string[] = [], exclude: string
   return !exc.some((s) => withinSite(host, s));
 }
 
+/** The URL a page is indexed under: without its fragment (`/a#x` and `/a` are one page). */
+export function pageUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.hash = "";
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
 /** An ISO date-time, or null for anything Date cannot read ("yesterday", "2024-13-45"). */
 export function isoDate(value: string | null | undefined): string | null {
   if (!value) return null;

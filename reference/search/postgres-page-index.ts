@@ -13,6 +13,7 @@ import {
   isoDate,
   MAX_INDEXED_CHARS,
   type PageIndex,
+  pageUrl,
   siteOf,
 } from "./page-index.ts";
 import { allElseAny, foldDiacritics, parseQuery, postgresParts, type QueryTerm } from "./query-terms.ts";
@@ -99,7 +100,7 @@ export function createPostgresPageIndex(db: Db): PageIndex & { ready: Promise<vo
       const fetched = isoDate(page.fetchedAt) ?? new Date().toISOString();
       await sql`insert into search_pages
         (url, host, title, markdown, description, language, published_at, fetched_at, dated_at, ts_config, tsv, tsv_raw)
-        values (${page.url}, ${hostOf(page.url)}, ${title}, ${body}, ${page.description ?? null},
+        values (${pageUrl(page.url)}, ${hostOf(page.url)}, ${title}, ${body}, ${page.description ?? null},
           ${page.language ?? null}, ${published}::timestamptz, ${fetched}::timestamptz,
           ${published ?? fetched}::timestamptz, ${cfg},
           setweight(to_tsvector(${cfg}::regconfig, ${ftitle}), 'A') || setweight(to_tsvector(${cfg}::regconfig, ${fbody}), 'B'),

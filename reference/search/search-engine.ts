@@ -28,6 +28,8 @@ export interface SearchEngineOptions {
 
 /** Most images returned for one call. */
 const MAX_IMAGES = 50;
+/** An indexed page fetched this recently serves crawl_results without a new fetch. */
+const RECENT_MS = 10 * 60_000;
 
 /**
  * News from the index: newest first within relevance. Matches fall in four bands by score relative to the best
@@ -41,7 +43,10 @@ function newestWithinRelevance(hits: IndexHit[]): IndexHit[] {
 }
 
 export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "search" | "news"> {
-  async function fromIndex(kind: "search" | "news", q: UpstreamQuery): Promise<UpstreamAnswer> {
+  async function fromIndex(
+    kind: "search" | "news",
+    q: UpstreamQuery,
+  ): Promise<UpstreamAnswer & { recent: Map<string, string> }> {
     const base = {
       query: q.query,
       language: q.language,
@@ -57,7 +62,9 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
           ).slice(offset, offset + q.maxResults)
         : await o.index.search({ ...base, limit: q.maxResults, offset });
     const terms = parseQuery(q.query);
+    const fresh = new Date(o.clock.now() - RECENT_MS).toISOString();
     return {
+      recent: new Map(hits.filter((h) => h.fetchedAt >= fresh).map((h) => [h.url, h.markdown])),
       hits: hits.map((h) => ({
         title: h.title || h.url,
         link: h.url,
@@ -90,7 +97,7 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
       image: params.image === true,
     };
     const backend = o.backendFor(kind, service);
-    let answer: UpstreamAnswer;
+    let answer: UpstreamAnswer & { recent?: Map<string, string> };
     if (backend) {
       const r = await backend.search(q, ctx.signal);
       if (!r.ok) return r;
@@ -108,7 +115,7 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
       ...(h.date ? { date: h.date } : {}),
     }));
     const n = params.crawl_results ?? 0;
-    if (n > 0) results = await crawlResults(results, n, o.crawl, ctx);
+    if (n > 0) results = await crawlResults(results, n, o.crawl, ctx, (link) => answer.recent?.get(link) ?? null);
     return {
       ok: true as const,
       value: {

@@ -14,6 +14,7 @@ import {
   isoDate,
   MAX_INDEXED_CHARS,
   type PageIndex,
+  pageUrl,
   siteOf,
 } from "./page-index.ts";
 import { allElseAny, fts5Match, parseQuery, type QueryTerm } from "./query-terms.ts";
@@ -92,7 +93,7 @@ export function createSqlitePageIndex(db: Db): PageIndex & { ready: Promise<void
       const published = isoDate(page.publishedAt);
       const fetched = isoDate(page.fetchedAt) ?? new Date().toISOString();
       const row = {
-        url: page.url,
+        url: pageUrl(page.url),
         host: hostOf(page.url),
         title: page.title,
         markdown: body,
