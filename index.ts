@@ -21,5 +21,10 @@ export {
 export type { MockAccountInput } from "./mock/memory-accounts.ts";
 export type { MockAdmin } from "./mock/mock-state.ts";
 export { DEMO_KEY, type MockOptions, type RunningMock, startMock } from "./mock/start-mock.ts";
+export { createPageIndex } from "./reference/search/create-page-index.ts";
+export { type DeepcrawlPage, deepcrawlIndexSink, indexingCrawl } from "./reference/search/index-feeds.ts";
+export { type IndexSitesOptions, type IndexSitesResult, indexSites } from "./reference/search/index-sites.ts";
+export type { IndexedPage, IndexHit, IndexQuery, PageIndex } from "./reference/search/page-index.ts";
+export { PUBLIC_SEARCH_APIS, type SearchUpstreams } from "./reference/search/search-backends.ts";
 export { type ReferenceOptions, type RunningReference, startReference } from "./reference/start-reference.ts";
 export * from "./spec/index.ts";
