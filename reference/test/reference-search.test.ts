@@ -139,7 +139,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
       expect(own.body.results.length).toBeGreaterThan(0);
     });
 
-    it("crawl_results N crawls the first N results with /crawl and bills N crawls", async () => {
+    it("crawl_results N gives the first N results their page text and bills N crawls", async () => {
       const before = await usage();
       const res = await post("/search", { query: "bicycle lanes", max_results: 3, crawl_results: 2 });
       expect(res.status).toBe(200);
