@@ -17,7 +17,7 @@ import {
   siteOf,
 } from "./page-index.ts";
 import { allElseAny, foldDiacritics, parseQuery, postgresParts, type QueryTerm } from "./query-terms.ts";
-import { textSearchConfig } from "./text-search-config.ts";
+import { ALL_CONFIGS, textSearchConfig } from "./text-search-config.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the index owns tables outside the platform's typed schema
 type Db = Kysely<any>;
@@ -47,7 +47,13 @@ interface Row {
 function matchExpr(terms: QueryTerm[], mode: "all" | "any") {
   const { websearch, prefixes } = postgresParts(terms);
   const ws = foldDiacritics(websearch.join(mode === "all" ? " " : " or "));
-  const stemmed = sql`websearch_to_tsquery(p.ts_config::regconfig, ${ws})`;
+  // parsed once per configuration (q), not once per row, so the GIN index on tsv can serve each
+  const stemmed = sql`q.tq`;
+  const from =
+    websearch.length > 0
+      ? sql`search_pages p join (select cfg, websearch_to_tsquery(cfg::regconfig, ${ws}) as tq
+          from unnest(${ALL_CONFIGS}::text[]) as cfg) q on q.cfg = p.ts_config`
+      : sql`search_pages p`;
   const join = mode === "all" ? " & " : " | ";
   const prefix = sql`to_tsquery('simple', ${prefixes.map((w) => `'${foldDiacritics(w)}':*`).join(join)})`;
   const conds = [];
@@ -61,6 +67,7 @@ function matchExpr(terms: QueryTerm[], mode: "all" | "any") {
     ranks.push(sql`ts_rank_cd(p.tsv_raw, ${prefix})`);
   }
   return {
+    from,
     where: sql`(${sql.join(conds, mode === "all" ? sql` and ` : sql` or `)})`,
     rank: sql.join(ranks, sql` + `),
   };
@@ -118,7 +125,7 @@ export function createPostgresPageIndex(db: Db): PageIndex & { ready: Promise<vo
         const m = matchExpr(terms, mode);
         const rows = await sql<Row>`select * from (
             select p.id, p.url, p.title, p.markdown, p.description, p.published_at, p.fetched_at, ${m.rank} as r
-            from search_pages p where ${m.where} and ${filters(q)}) hits
+            from ${m.from} where ${m.where} and ${filters(q)}) hits
           order by r desc, id asc limit ${limit} offset ${offset}`.execute(db);
         return rows.rows.map(
           (r): IndexHit => ({

@@ -41,3 +41,6 @@ export function textSearchConfig(language: string | null | undefined): string {
   if (!language) return UNDECLARED_LANGUAGE_CONFIG;
   return CONFIGS[language.toLowerCase().split(/[-_]/)[0]] ?? "simple";
 }
+
+/** Every configuration a page can be indexed with. */
+export const ALL_CONFIGS = [...new Set([...Object.values(CONFIGS), "simple"])];
