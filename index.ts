@@ -40,5 +40,10 @@ export type {
   DeepcrawlPageHook,
   DeepcrawlSettings,
 } from "./reference/deepcrawl/deepcrawl-options.ts";
+export { createPageIndex } from "./reference/search/create-page-index.ts";
+export { deepcrawlIndexSink, indexingCrawl } from "./reference/search/index-feeds.ts";
+export { type IndexSitesOptions, type IndexSitesResult, indexSites } from "./reference/search/index-sites.ts";
+export type { IndexedPage, IndexHit, IndexQuery, PageIndex } from "./reference/search/page-index.ts";
+export { PUBLIC_SEARCH_APIS, type SearchUpstreams } from "./reference/search/search-backends.ts";
 export { type ReferenceOptions, type RunningReference, startReference } from "./reference/start-reference.ts";
 export * from "./spec/index.ts";

@@ -1,11 +1,13 @@
 // `plumbline reference`: the reference implementation, and `plumbline reference keys …` to administer accounts.
 import { parseArgs } from "node:util";
 import { DEEPCRAWL_FLAGS, deepcrawlOptions } from "./deepcrawl/deepcrawl-flags.ts";
+import { INDEX_HELP, indexCommand } from "./search/index-command.ts";
+import { parseSearchUpstreams, SEARCH_UPSTREAM_FLAGS, SEARCH_UPSTREAM_HELP } from "./search/upstream-flags.ts";
 
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
-                           [--github-url URL] [--hackernews-url URL] [--model-url URL --model NAME]
+                           [--github-trending-url URL] [--hackernews-trending-url URL] [--model-url URL --model NAME]
                            [--model-timeout MS] [--browser-contexts N]
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--no-auth-server]
        plumbline reference auth-server [--host 127.0.0.1] [--port 8081] [--data-dir DIR | --database-url URL]
@@ -13,8 +15,11 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                            [--package-dir DIR] [--deepcrawl-max-pages N] [--deepcrawl-max-mb N]
                            [--deepcrawl-max-seconds S] [--deepcrawl-concurrency N] [--deepcrawl-delay-ms MS]
                            [--deepcrawl-lease-seconds S] [--zip-url-ttl S]
+                           [--searxng-url URL] [--wikipedia-url URL] [--arxiv-url URL] [--github-api-url URL]
+                           [--hackernews-url URL] [--public-search-apis] [--upstream-timeout MS]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
+${INDEX_HELP}
 
   --data-dir DIR          SQLite database in DIR/plumbline.db (default ./data): zero set-up
   --database-url URL      postgres://… for several instances sharing accounts, credits and rate limits
@@ -37,8 +42,10 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --no-auth-server        mount no authorization server: authorization_servers is empty, no OAuth tokens
   auth-server             the authorization server and account pages alone (/oauth/…, /account, RFC 8414
                           metadata); the API recognises its tokens when both use the same database
-  --github-url URL        where /trending reads GitHub's trending page (default https://github.com)
-  --hackernews-url URL    where /trending reads the Hacker News API (default https://hacker-news.firebaseio.com)
+  --github-trending-url URL
+                          where /trending reads GitHub's trending page (default https://github.com)
+  --hackernews-trending-url URL
+                          where /trending reads the Hacker News API (default https://hacker-news.firebaseio.com)
   --model-url URL         an OpenAI-compatible API base (…/v1) for /extract; its key is read from the
                           environment, PLUMBLINE_MODEL_API_KEY, never from a flag. Without it /extract fills
                           response_format from the page's structured data, tables, lists and text
@@ -54,11 +61,14 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --deepcrawl-lease-seconds S
                           a task whose instance died is taken over after S seconds (default 30)
   --zip-url-ttl S         how long a signed zipUrl stays valid (default 3600)
+${SEARCH_UPSTREAM_HELP}
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
+  index add URL...        fill the search index from each site's sitemap (else its links): every page is fetched
+                          and indexed; /crawl, crawl_results and deepcrawl add the pages they fetch too
 
-Implemented so far: the platform (auth, credits, batches, rate limits, discovery), the OAuth authorization
-server with the account pages (/account: sign up, sign in, consent, dashboard), POST /crawl, POST /sitemap,
-POST /screenshot, POST /deepcrawl, POST /trending and POST /extract; the other operations answer 502 until they land.`;
+Implemented: every operation of the contract on the platform (auth, credits, batches, rate limits,
+discovery), with the OAuth authorization server and the account pages (/account: sign up, sign in, consent,
+dashboard).`;
 
 const common = {
   "data-dir": { type: "string" as const, default: "data" },
@@ -200,6 +210,7 @@ async function authServerCommand(argv: string[]): Promise<number> {
 export async function referenceCommand(argv: string[]): Promise<number> {
   if (argv[0] === "keys") return keysCommand(argv.slice(1));
   if (argv[0] === "auth-server") return authServerCommand(argv.slice(1));
+  if (argv[0] === "index") return indexCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -212,8 +223,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "user-agent": { type: "string" },
       "authorization-server": { type: "string" },
       "rate-limit": { type: "string" },
-      "github-url": { type: "string" },
-      "hackernews-url": { type: "string" },
+      "github-trending-url": { type: "string" },
+      "hackernews-trending-url": { type: "string" },
       "model-url": { type: "string" },
       model: { type: "string" },
       "model-timeout": { type: "string" },
@@ -222,6 +233,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "no-auth-server": { type: "boolean", default: false },
       "browser-contexts": { type: "string" },
       ...DEEPCRAWL_FLAGS,
+      ...SEARCH_UPSTREAM_FLAGS,
     },
   });
   if (values.help) {
@@ -240,7 +252,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const authorizationServer = values["authorization-server"];
   if (authorizationServer !== undefined && !/^https?:\/\/[^\s/]+/.test(authorizationServer))
     throw new Error("--authorization-server takes an http(s) URL");
-  for (const flag of ["github-url", "hackernews-url", "model-url"] as const) {
+  for (const flag of ["github-trending-url", "hackernews-trending-url", "model-url"] as const) {
     const v = values[flag];
     if (v !== undefined && !/^https?:\/\/[^\s/]+/.test(v)) throw new Error(`--${flag} takes an http(s) URL`);
   }
@@ -252,6 +264,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const contexts = values["browser-contexts"] === undefined ? undefined : Number(values["browser-contexts"]);
   if (contexts !== undefined && (!Number.isInteger(contexts) || contexts < 1 || contexts > 64))
     throw new Error("--browser-contexts takes 1..64");
+  const searchUpstreams = parseSearchUpstreams(values);
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -268,7 +281,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     authServer: !values["no-auth-server"],
     ...auth,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
-    trending: { githubUrl: values["github-url"], hackernewsUrl: values["hackernews-url"] },
+    trending: { githubUrl: values["github-trending-url"], hackernewsUrl: values["hackernews-trending-url"] },
     extractModel: values["model-url"]
       ? {
           url: values["model-url"],
@@ -279,6 +292,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       : undefined,
     logger: values.log,
     ...deepcrawlOptions(values),
+    searchUpstreams,
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
   if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);

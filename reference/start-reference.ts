@@ -27,11 +27,16 @@ import { createTrendingEngine } from "./engines/trending-engine.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
+import { defaultSearchService } from "./platform/request-defaults.ts";
 import { realClock } from "./platform/stores.ts";
+import { createPageIndex } from "./search/create-page-index.ts";
+import { deepcrawlIndexSink, indexingCrawl } from "./search/index-feeds.ts";
+import type { PageIndex } from "./search/page-index.ts";
+import { createBackendRouter, type SearchUpstreams } from "./search/search-backends.ts";
+import { createSearchEngines } from "./search/search-engine.ts";
 import { openDatabase } from "./store/open-database.ts";
 import { createSqlAccounts, type SqlAccounts } from "./store/sql-accounts.ts";
 import { createSqlRateLimitStore } from "./store/sql-rate-limits.ts";
-import { unimplementedDeepcrawl, unimplementedEngines } from "./unimplemented-engines.ts";
 
 export interface ReferenceOptions {
   host?: string;
@@ -78,6 +83,8 @@ export interface ReferenceOptions {
   packageDir?: string;
   /** called with every page a deepcrawl fetches (e.g. to feed a search index) */
   onDeepcrawlPage?: DeepcrawlPageHook;
+  /** search upstreams (SearXNG, Wikipedia, arXiv, GitHub, Hacker News); without them the local page index answers */
+  searchUpstreams?: SearchUpstreams;
 }
 
 export interface RunningReference {
@@ -90,6 +97,8 @@ export interface RunningReference {
   database: string;
   /** the reference's own deepcrawl service (null when options.deepcrawl replaced it) */
   deepcrawl: ReferenceDeepcrawl | null;
+  /** the full-text index of every page fetched; search and news answer from it when no upstream serves a value */
+  pageIndex: PageIndex;
   close(): Promise<void>;
 }
 
@@ -111,13 +120,26 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   const renderer = createBrowserRenderer({ http, pool: browsers });
   // upstreams the operator configured (trending platforms) may sit on a private network: they are not targets
   const upstreamHttp = createHttpClient({ allowPrivateNetwork: true, userAgent: o.userAgent });
-  const engines = {
-    crawl: createCrawlEngine({ http, renderer, clock: realClock }),
+  const pageIndex = await createPageIndex(opened);
+  // every page /crawl and crawl_results fetch joins the index (issue 14 "Embedded default")
+  const crawl = indexingCrawl(o.engines?.crawl ?? createCrawlEngine({ http, renderer, clock: realClock }), pageIndex);
+  const engines: Engines = {
+    crawl,
+    ...createSearchEngines({
+      index: pageIndex,
+      backendFor: createBackendRouter(o.searchUpstreams ?? {}),
+      crawl,
+      clock: realClock,
+      defaultService: {
+        search: defaultSearchService(contract, "SearchParameters"),
+        news: defaultSearchService(contract, "NewsParameters"),
+      },
+    }),
     screenshot: createScreenshotEngine({ contract, pool: browsers, http }),
     sitemap: createSitemapEngine({ http }),
     trending: createTrendingEngine({ contract, http: upstreamHttp, ...o.trending }),
     extract: createExtractEngine({ http, model: o.extractModel }),
-  } satisfies Partial<Engines>;
+  };
   // the authorization server's tables always exist, so tokens of a separate one on this database are recognised
   await migrateAuth(authView(opened.db), opened.dialect);
   const rateLimitStore = createSqlRateLimitStore(opened.db);
@@ -132,6 +154,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
           cookieSecure: o.cookieSecure,
         })
       : undefined;
+  const indexPage = deepcrawlIndexSink(pageIndex);
   const deepcrawl = o.deepcrawl
     ? null
     : await createReferenceDeepcrawl({
@@ -144,7 +167,11 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
         settings: o.deepcrawlSettings,
         allowPrivateNetwork: o.allowPrivateNetwork,
         userAgent: o.userAgent,
-        onPage: o.onDeepcrawlPage,
+        // every page a deepcrawl fetches joins the index too, and goes to the caller's hook
+        onPage: async (page) => {
+          await indexPage(page);
+          await o.onDeepcrawlPage?.(page);
+        },
       });
   const platformOptions = {
     contract,
@@ -152,8 +179,9 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     // in the database: several instances behind one balancer count an account's requests together
     rateLimitStore,
     clock: realClock,
-    engines: { ...unimplementedEngines, ...engines, ...o.engines },
-    deepcrawl: o.deepcrawl ?? deepcrawl ?? unimplementedDeepcrawl,
+    engines: { ...engines, ...o.engines, crawl },
+    // the reference's own service, unless a caller (a test) gave one
+    deepcrawl: deepcrawl ?? (o.deepcrawl as DeepcrawlService),
     rateLimits: o.rateLimits,
     authorizationServer: o.authorizationServer,
     logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
@@ -181,6 +209,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     auth,
     database: `${opened.dialect} ${opened.location}`,
     deepcrawl,
+    pageIndex,
     async close() {
       await app.close();
       // the worker lets its running tasks go (their leases released) before the database closes

@@ -1,6 +1,6 @@
 // Upstream stand-ins for the reference's tests: the trending platforms (GitHub's trending page, the Hacker News API)
-// answering their recorded responses on 127.0.0.1, so a reference started with `--github-url` and
-// `--hackernews-url` pointing here serves /trending offline. Test glue.
+// answering their recorded responses on 127.0.0.1, so a reference started with `--github-trending-url` and
+// `--hackernews-trending-url` pointing here serves /trending offline. Test glue.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -33,7 +33,7 @@ export async function startUpstreamStandIns(): Promise<UpstreamStandIns> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    args: ["--github-url", url, "--hackernews-url", url],
+    args: ["--github-trending-url", url, "--hackernews-trending-url", url],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -30,7 +30,7 @@ beforeAll(async () => {
     apiKey: "KEY",
     brokeApiKey: "BROKE",
     reportDir: null,
-    operations: ["crawl", "sitemap", "screenshot", "deepcrawl", "trending", "extract"],
+    operations: ["crawl", "sitemap", "screenshot", "deepcrawl", "trending", "extract", "search", "news"],
   });
 }, 240_000);
 

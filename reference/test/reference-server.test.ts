@@ -54,7 +54,7 @@ describe("the reference platform over SQLite", () => {
   });
 
   it("does not charge an operation that is not implemented yet (502)", async () => {
-    const r = await call("/search", "seed-key", { query: "q" });
+    const r = await call("/trending", "seed-key", { search_service: "github" });
     expect(r.status).toBe(502);
     expect((await call("/usage", "seed-key")).body.usage).toBe(5);
   });

@@ -1,0 +1,16 @@
+// image: true on the local index: the images of the matched pages, read from their Markdown (`![alt](url)`, as the
+// crawl writes every image it keeps), absolute http(s) URLs only, each once.
+import { cleanUrl } from "./upstream/upstream.ts";
+
+export function imagesOf(markdown: string, pageUrl: string): string[] {
+  const out: string[] = [];
+  for (const m of markdown.matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+    const url = cleanUrl(m[1], pageUrl);
+    if (url && !url.startsWith("data:")) out.push(url);
+  }
+  return out;
+}
+
+export function uniqueImages(lists: string[][], max: number): string[] {
+  return [...new Set(lists.flat())].slice(0, max);
+}
