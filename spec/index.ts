@@ -16,3 +16,4 @@ export { createPriceTable, type PriceTable } from "./price-table.ts";
 export { applyProfile, type ProfileName, profileNames } from "./profiles.ts";
 export type { components, operations, paths, Schemas } from "./types.gen.ts";
 export { type BodyCheck, type ContractValidators, normalizeContentType, type ParameterCheck } from "./validators.ts";
+export { type McpSettings, type McpTool, mcpSettings, toolInputSchema } from "./mcp-tools.ts";
