@@ -44,7 +44,7 @@ export function toolInputSchema(op: OperationSpec): McpTool["inputSchema"] {
 
 function describeTool(op: OperationSpec): string {
   const price = op.pricing
-    ? `Costs ${op.pricing.credits} credit${op.pricing.credits === 1 ? "" : "s"} per request${op.pricing.surcharge ? ` (${op.pricing.surcharge.description})` : ""}.`
+    ? `Costs ${op.pricing.credits} credit${op.pricing.credits === 1 ? "" : "s"} per request${op.pricing.surcharge ? `; ${op.pricing.surcharge.description.replace(/\.$/, "")}` : ""}.`
     : "Free.";
   return `${op.summary.replace(/\.?$/, ".")} ${price} Same as ${op.method.toUpperCase()} ${op.path}.`;
 }
