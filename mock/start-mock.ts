@@ -35,6 +35,9 @@ export interface MockOptions {
   logger?: boolean;
   /** serve targets on loopback and private hosts too (D-target-refusal; cloud metadata stays refused) */
   allowPrivateNetwork?: boolean;
+  /** {mcp_url} and {site_url} of the Discovery table (D-mcp-endpoint; default: the mock's own URL) */
+  mcpUrl?: string;
+  siteUrl?: string;
   /** an already loaded contract (saves loading it again in tests) */
   contract?: Contract;
 }
@@ -77,6 +80,8 @@ export async function buildMock(options: MockOptions = {}) {
     engines,
     deepcrawl: refuseDeepcrawlTargets(state.deepcrawl, allowPrivate),
     rateLimits: options.rateLimits,
+    mcpUrl: options.mcpUrl,
+    siteUrl: options.siteUrl,
     logger: options.logger ?? false,
     engineContext: (req) => {
       const p = preferencesOf(req);

@@ -23,6 +23,9 @@ export interface ReferenceOptions {
   allowPrivateNetwork?: boolean;
   /** the issuer URL of the authorization server the protected-resource metadata names (none by default) */
   authorizationServer?: string;
+  /** {mcp_url} and {site_url} of the Discovery table (D-mcp-endpoint; default: the base URL) */
+  mcpUrl?: string;
+  siteUrl?: string;
   /** Chromium for the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
   chromiumPath?: string;
   /** the User-Agent of outbound requests; a deployment names its own contact page here */
@@ -68,6 +71,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     deepcrawl: o.deepcrawl ?? unimplementedDeepcrawl,
     rateLimits: o.rateLimits,
     authorizationServer: o.authorizationServer,
+    mcpUrl: o.mcpUrl,
+    siteUrl: o.siteUrl,
     logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
   });
   const host = o.host ?? "127.0.0.1";
