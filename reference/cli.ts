@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
+                           [--mcp-url URL] [--site-url URL]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -18,6 +19,8 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --authorization-server URL
                           the OAuth authorization server (issuer URL) the protected-resource metadata names;
                           without it authorization_servers is empty: this reference issues no OAuth tokens
+  --mcp-url URL           {mcp_url}: the hosted MCP endpoint is {mcp_url}/mcp (default: the base URL)
+  --site-url URL          {site_url} named by the discovery documents (default: the base URL)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
 Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
@@ -110,6 +113,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       chromium: { type: "string" },
       "user-agent": { type: "string" },
       "authorization-server": { type: "string" },
+      "mcp-url": { type: "string" },
+      "site-url": { type: "string" },
       "rate-limit": { type: "string" },
       log: { type: "boolean", default: false },
     },
@@ -130,6 +135,9 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const authorizationServer = values["authorization-server"];
   if (authorizationServer !== undefined && !/^https?:\/\/[^\s/]+/.test(authorizationServer))
     throw new Error("--authorization-server takes an http(s) URL");
+  for (const flag of ["mcp-url", "site-url"] as const)
+    if (values[flag] !== undefined && !/^https?:\/\/[^\s/]+/.test(values[flag] as string))
+      throw new Error(`--${flag} takes an http(s) URL`);
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -141,6 +149,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     chromiumPath: values.chromium,
     userAgent,
     authorizationServer,
+    mcpUrl: values["mcp-url"],
+    siteUrl: values["site-url"],
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     logger: values.log,
   });
