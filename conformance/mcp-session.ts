@@ -1,7 +1,5 @@
 // The suite's MCP client: the official SDK's Client over Streamable HTTP, every POST going through the suite's
-// HTTP client so it is recorded (reports show it, curl reproduces it) and the credential stays redacted. The
-// server-initiated GET stream the SDK opens after initializing is fetched directly: it may stay open for as long as
-// the session lives, which a recorded exchange cannot wait for.
+// HTTP client so it is recorded (reports show it, curl reproduces it) and the credential stays redacted.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Auth } from "./http-client.ts";
@@ -20,7 +18,9 @@ function recordingFetch(ctx: RunContext, by: string, auth: Auth, exchanges: Exch
   return async (input: string | URL, init?: RequestInit): Promise<Response> => {
     const method = (init?.method ?? "GET").toUpperCase();
     const headers = Object.fromEntries(new Headers(init?.headers).entries());
-    if (method === "GET") return fetch(input, init);
+    // the optional server-initiated stream (a GET the SDK opens after initializing) is not something the suite
+    // judges, and a server may hold it open for the session's life: declined here as by a server without one
+    if (method === "GET") return new Response(null, { status: 405, headers: { allow: "POST" } });
     const { authorization: _sdk, "content-type": contentType, ...rest } = headers;
     const ex = await ctx.http.call(by, method, String(input), {
       auth,
