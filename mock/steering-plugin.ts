@@ -1,6 +1,7 @@
 // Steering from tests, per request (Prefer) and per rule (admin faults): latency, dropped connections and forced
 // statuses. Registered before the platform's auth hook, so a forced status needs no credential, as in Prism.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { connectionOf } from "../reference/platform/in-process-call.ts";
 import { sendError } from "../reference/platform/request-state.ts";
 import { type Contract, serializeError } from "../spec/index.ts";
 import { createRng } from "./engines/rng.ts";
@@ -56,7 +57,7 @@ export function installSteering(app: FastifyInstance, contract: Contract, state:
       if (fault === "hang") await sleep(MAX_LATENCY_MS);
       // a dropped connection: the client sees a reset, not a response
       reply.hijack();
-      req.raw.socket.destroy();
+      connectionOf(req).destroy();
       return;
     }
     const status = prefs.code ?? fired.find((r) => r.status)?.status;

@@ -127,6 +127,31 @@ describe("/mcp on the mock", () => {
     expect(get.status).toBe(405);
   });
 
+  it("passes the mock's Prefer steering to the REST call a tool runs: forced status, dropped connection", async () => {
+    const steered = (prefer: string) =>
+      fetch(`${h.mock.url}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          prefer,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "search", arguments: { query: "steered" } },
+        }),
+        signal: AbortSignal.timeout(10_000),
+      });
+    const forced = (await (await steered("code=502")).json()) as { result: ToolResult };
+    expect(forced.result.isError).toBe(true);
+    expect(forced.result.content[0].text).toMatch(/^API error: 502 /);
+    // the MCP client sees the reset itself, not a call left unanswered
+    await expect(steered("fault=reset")).rejects.toThrow(/fetch failed/);
+  });
+
   it("lets the SDK client obtain a token through the OAuth flow by itself, then search with it", async () => {
     const { client: oauthClient, provider, authorizationUrl } = await mcpClientThroughOAuth(`${h.mock.url}/mcp`);
     expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${h.mock.url}/oauth/authorize`);

@@ -3,6 +3,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type Contract, type McpTool, serializeError } from "../../spec/index.ts";
+import { IN_PROCESS_HEADER, lendConnection } from "./in-process-call.ts";
 
 /** Headers of the MCP request that the REST call keeps: the credential, the mock's steering, the host for links. */
 const FORWARDED = ["authorization", "prefer", "host", "x-forwarded-host", "x-forwarded-proto"] as const;
@@ -63,7 +64,11 @@ export async function callTool(
     if (typeof v === "string") headers[name] = v;
   }
   if (rest.payload !== undefined) headers["content-type"] = "application/json";
-  const res = await app.inject({ method: rest.method, url: rest.url, headers, payload: rest.payload });
+  const lent = lendConnection(req.raw.socket);
+  headers[IN_PROCESS_HEADER] = lent.token;
+  const res = await app
+    .inject({ method: rest.method, url: rest.url, headers, payload: rest.payload })
+    .finally(lent.release);
   const contentType = String(res.headers["content-type"] ?? "")
     .split(";")[0]
     .trim();
