@@ -19,6 +19,7 @@ export const {
   decisionReferences,
   isErrorCode,
   loadContract,
+  mcpSettings,
   normalizeContentType,
   parseThreshold,
   profileNames,
@@ -32,4 +33,5 @@ export const {
   serializeError,
   startMock,
   startReference,
+  toolInputSchema,
 } = api;
