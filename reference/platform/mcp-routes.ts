@@ -61,9 +61,13 @@ export async function mcpRoutes(app: FastifyInstance, o: PlatformOptions): Promi
     scope.route({
       method: ["GET", "POST", "DELETE"],
       url: settings.path,
+      // before the body is read: an anonymous client gets its 401 without uploading anything first
+      onRequest: async (req, reply) => {
+        req.account = await authenticate(req, reply);
+        if (!req.account) return reply;
+      },
       handler: async (req, reply) => {
-        const account = await authenticate(req, reply);
-        if (!account) return reply;
+        const account = req.account as Account;
         if (req.method !== "POST") {
           // stateless: no server-initiated stream to open (GET) and no session to end (DELETE)
           return reply
