@@ -26,6 +26,7 @@ export const {
   indexingCrawl,
   isErrorCode,
   loadContract,
+  mcpSettings,
   normalizeContentType,
   parseThreshold,
   profileNames,
@@ -40,4 +41,5 @@ export const {
   serializeError,
   startMock,
   startReference,
+  toolInputSchema,
 } = api;

@@ -1,4 +1,5 @@
 // The registry of checks: every family's checks in run order. Ids are unique and kebab-case (a test holds that).
+import { AGENT_DISCOVERY_CHECKS } from "./checks/agent-discovery.ts";
 import { AUTH_CHECKS } from "./checks/auth.ts";
 import { BATCH_CHECKS } from "./checks/batches.ts";
 import { BILLING_CHECKS } from "./checks/billing.ts";
@@ -7,6 +8,7 @@ import { DEEPCRAWL_CHECKS } from "./checks/deepcrawl.ts";
 import { DEEPCRAWL_ZIP_CHECKS } from "./checks/deepcrawl-zip.ts";
 import { DISCOVERY_CHECKS } from "./checks/discovery.ts";
 import { ECHO_CHECKS } from "./checks/echoes.ts";
+import { MCP_CHECKS } from "./checks/mcp.ts";
 import { OAUTH_CHECKS } from "./checks/oauth-discovery.ts";
 import { RATE_LIMIT_CHECKS } from "./checks/rate-limit.ts";
 import { SEARCH_CHECKS } from "./checks/search.ts";
@@ -22,6 +24,8 @@ export const CHECKS: CheckDefinition[] = [
   ...DISCOVERY_CHECKS,
   ...AUTH_CHECKS,
   ...OAUTH_CHECKS,
+  ...AGENT_DISCOVERY_CHECKS,
+  ...MCP_CHECKS,
   ...BILLING_CHECKS,
   ...BATCH_CHECKS,
   ...BOUNDS_CHECKS,

@@ -502,7 +502,12 @@ export const STATEMENTS: Statement[] = [
   covered(
     AUTH,
     "Protected responses advertise the protected-resource metadata URL in the `WWW-Authenticate` header (RFC 9728).",
-    ["auth-invalid-bearer-401", "auth-anonymous-payment-challenge", "discovery-protected-resource"],
+    [
+      "auth-invalid-bearer-401",
+      "auth-anonymous-payment-challenge",
+      "discovery-protected-resource",
+      "mcp-missing-credential-401",
+    ],
   ),
   covered(
     "Discovery endpoints",
@@ -518,31 +523,25 @@ export const STATEMENTS: Statement[] = [
     ["oauth-discovery"],
     "followed from the protected-resource metadata when it names a reachable one (the mock and the reference serve one), skipped otherwise (D-authorization-server)",
   ),
-  none(
+  covered(
     "Discovery endpoints",
     "| Hosted MCP protected-resource metadata | {mcp_url}/.well-known/oauth-protected-resource |",
-    "not the target's",
-    "the hosted MCP server ({mcp_url}) is another service",
+    ["mcp-missing-credential-401", "discovery-mcp-protected-resource"],
+    "followed from the endpoint's 401 challenge; served at the RFC 9728 address of {mcp_url}/mcp (D-mcp-endpoint)",
   ),
-  none("Discovery endpoints", "| Hosted MCP endpoint | {mcp_url}/mcp |", "not the target's", "idem"),
-  none(
-    "Discovery endpoints",
-    "| API catalog | {site_url}/.well-known/api-catalog |",
-    "not the target's",
-    "the public website ({site_url}), as the server card and skills index below",
-  ),
-  none(
-    "Discovery endpoints",
-    "| MCP server card | {site_url}/.well-known/mcp/server-card.json |",
-    "not the target's",
-    "idem",
-  ),
-  none(
-    "Discovery endpoints",
-    "| Agent skills index | {site_url}/.well-known/agent-skills/index.json |",
-    "not the target's",
-    "idem",
-  ),
+  covered("Discovery endpoints", "| Hosted MCP endpoint | {mcp_url}/mcp |", [
+    "mcp-initialize",
+    "mcp-tools-list",
+    "mcp-tool-call-charged",
+    "mcp-tool-error",
+  ]),
+  covered("Discovery endpoints", "| API catalog | {site_url}/.well-known/api-catalog |", ["discovery-api-catalog"]),
+  covered("Discovery endpoints", "| MCP server card | {site_url}/.well-known/mcp/server-card.json |", [
+    "discovery-mcp-server-card",
+  ]),
+  covered("Discovery endpoints", "| Agent skills index | {site_url}/.well-known/agent-skills/index.json |", [
+    "discovery-agent-skills",
+  ]),
   partly(
     "OAuth registration contract",
     "Registration needs no e-mail and no pre-existing API key; it creates no user without consent.",

@@ -6,7 +6,7 @@ import { DEMO_KEY, startMock } from "./start-mock.ts";
 export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010] [--key KEY:CREDITS ...] [--seed N]
                       [--clock real|manual] [--variability normal|max] [--profile primary|alt-bounds]
                       [--rate-limit N] [--deepcrawl-steps QUEUED_MS,WAITING_MS,PROCESSING_MS]
-                      [--allow-private-network] [--log]
+                      [--allow-private-network] [--mcp-url URL] [--site-url URL] [--log]
 
   --key KEY:CREDITS   create an account with this API key and balance (repeatable); with none, the demo key
                       ${DEMO_KEY} with 1000 credits is created and printed. KEY:CREDITS:oauth makes the
@@ -21,6 +21,8 @@ export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010]
                       serve targets on loopback and private hosts (127.0.0.1, localhost, 10/8, …) instead of
                       refusing them (D-target-refusal: 403 on screenshot, 400 elsewhere); for tests that hand the
                       mock their own localhost URLs. Cloud metadata and link-local hosts stay refused
+  --mcp-url URL       {mcp_url}: the MCP endpoint is {mcp_url}/mcp (default: the mock's own URL)
+  --site-url URL      {site_url} named by the discovery documents (default: the mock's own URL)
   --log               log every request (pino, JSON lines)
 
 Steering from tests: the Prefer header (code=, example=, dynamic=, seed=, latency=, fault=reset|hang,
@@ -56,6 +58,8 @@ export async function mockCommand(argv: string[]): Promise<number> {
       "rate-limit": { type: "string" },
       "deepcrawl-steps": { type: "string" },
       "allow-private-network": { type: "boolean", default: false },
+      "mcp-url": { type: "string" },
+      "site-url": { type: "string" },
       log: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -71,6 +75,9 @@ export async function mockCommand(argv: string[]): Promise<number> {
   if (steps && steps.length !== 3)
     throw new Error("--deepcrawl-steps takes three durations: QUEUED_MS,WAITING_MS,PROCESSING_MS");
   const perAccount = intOption("rate-limit", values["rate-limit"]);
+  for (const flag of ["mcp-url", "site-url"] as const)
+    if (values[flag] !== undefined && !/^https?:\/\/[^\s/]+/.test(values[flag] as string))
+      throw new Error(`--${flag} takes an http(s) URL`);
 
   const mock = await startMock({
     host: values.host,
@@ -83,6 +90,8 @@ export async function mockCommand(argv: string[]): Promise<number> {
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     deepcrawlSteps: steps ? { queuedMs: steps[0], waitingMs: steps[1], processingMs: steps[2] } : undefined,
     allowPrivateNetwork: values["allow-private-network"],
+    mcpUrl: values["mcp-url"],
+    siteUrl: values["site-url"],
     logger: values.log,
   });
   console.log(`plumbline mock listening on ${mock.url}`);

@@ -35,6 +35,9 @@ export interface MockOptions {
   logger?: boolean;
   /** serve targets on loopback and private hosts too (D-target-refusal; cloud metadata stays refused) */
   allowPrivateNetwork?: boolean;
+  /** {mcp_url} and {site_url} of the Discovery table (D-mcp-endpoint; default: the mock's own URL) */
+  mcpUrl?: string;
+  siteUrl?: string;
   /** an already loaded contract (saves loading it again in tests) */
   contract?: Contract;
   /** the base of the URLs the mock hands out (zipUrl, resource metadata); default: the request's own host */
@@ -80,6 +83,8 @@ export async function buildMock(options: MockOptions = {}) {
     deepcrawl: refuseDeepcrawlTargets(state.deepcrawl, allowPrivate),
     rateLimits: options.rateLimits,
     publicUrl: options.publicUrl,
+    mcpUrl: options.mcpUrl,
+    siteUrl: options.siteUrl,
     logger: options.logger ?? false,
     engineContext: (req) => {
       const p = preferencesOf(req);

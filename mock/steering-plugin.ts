@@ -1,6 +1,7 @@
 // Steering from tests, per request (Prefer) and per rule (admin faults): latency, dropped connections and forced
 // statuses. Registered before the platform's auth hook, so a forced status needs no credential, as in Prism.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { connectionOf } from "../reference/platform/in-process-call.ts";
 import { sendError } from "../reference/platform/request-state.ts";
 import { type Contract, serializeError } from "../spec/index.ts";
 import { createRng } from "./engines/rng.ts";
@@ -57,7 +58,11 @@ export function installSteering(app: FastifyInstance, contract: Contract, state:
       // a dropped connection: the client sees a reset, not a response. Destroying the response destroys its socket
       // on a real server, and makes an in-process inject (the MSW handlers, mock/msw/) fail the same way
       reply.hijack();
-      reply.raw.destroy();
+      // the connection an in-process call lends (a tool call of /mcp), else this request's own; destroying the
+      // response destroys its socket on a real server and fails an in-process inject (the MSW handlers) alike
+      const lent = connectionOf(req);
+      if (lent === req.raw.socket) reply.raw.destroy();
+      else lent.destroy();
       return;
     }
     const status = prefs.code ?? fired.find((r) => r.status)?.status;

@@ -17,6 +17,7 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                            [--deepcrawl-lease-seconds S] [--zip-url-ttl S]
                            [--searxng-url URL] [--wikipedia-url URL] [--arxiv-url URL] [--github-api-url URL]
                            [--hackernews-url URL] [--public-search-apis] [--upstream-timeout MS]
+                           [--mcp-url URL] [--site-url URL]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 ${INDEX_HELP}
@@ -62,6 +63,10 @@ ${INDEX_HELP}
                           a task whose instance died is taken over after S seconds (default 30)
   --zip-url-ttl S         how long a signed zipUrl stays valid (default 3600)
 ${SEARCH_UPSTREAM_HELP}
+                          the OAuth authorization server (issuer URL) the protected-resource metadata names;
+                          without it authorization_servers is empty: this reference issues no OAuth tokens
+  --mcp-url URL           {mcp_url}: the hosted MCP endpoint is {mcp_url}/mcp (default: the base URL)
+  --site-url URL          {site_url} named by the discovery documents (default: the base URL)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
   index add URL...        fill the search index from each site's sitemap (else its links): every page is fetched
                           and indexed; /crawl, crawl_results and deepcrawl add the pages they fetch too
@@ -222,6 +227,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       chromium: { type: "string" },
       "user-agent": { type: "string" },
       "authorization-server": { type: "string" },
+      "mcp-url": { type: "string" },
+      "site-url": { type: "string" },
       "rate-limit": { type: "string" },
       "github-trending-url": { type: "string" },
       "hackernews-trending-url": { type: "string" },
@@ -265,6 +272,9 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   if (contexts !== undefined && (!Number.isInteger(contexts) || contexts < 1 || contexts > 64))
     throw new Error("--browser-contexts takes 1..64");
   const searchUpstreams = parseSearchUpstreams(values);
+  for (const flag of ["mcp-url", "site-url"] as const)
+    if (values[flag] !== undefined && !/^https?:\/\/[^\s/]+/.test(values[flag] as string))
+      throw new Error(`--${flag} takes an http(s) URL`);
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -280,6 +290,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     authorizationServer,
     authServer: !values["no-auth-server"],
     ...auth,
+    mcpUrl: values["mcp-url"],
+    siteUrl: values["site-url"],
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     trending: { githubUrl: values["github-trending-url"], hackernewsUrl: values["hackernews-trending-url"] },
     extractModel: values["model-url"]

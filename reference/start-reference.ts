@@ -52,6 +52,9 @@ export interface ReferenceOptions {
    * database); absent: the reference mounts its own and the protected-resource metadata names it
    */
   authorizationServer?: string;
+  /** {mcp_url} and {site_url} of the Discovery table (D-mcp-endpoint; default: the base URL) */
+  mcpUrl?: string;
+  siteUrl?: string;
   /** false: no authorization server at all (authorization_servers is empty) */
   authServer?: boolean;
   /** the mounted authorization server's public issuer URL, when a proxy stands in front (default: the listen URL) */
@@ -184,6 +187,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     deepcrawl: deepcrawl ?? (o.deepcrawl as DeepcrawlService),
     rateLimits: o.rateLimits,
     authorizationServer: o.authorizationServer,
+    mcpUrl: o.mcpUrl,
+    siteUrl: o.siteUrl,
     logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
     extend: auth ? (a: FastifyInstance) => auth.mount(a) : undefined,
   };

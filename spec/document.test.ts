@@ -37,6 +37,11 @@ describe("spec/openapi.yaml", () => {
     expect(c.operations.filter((o) => o.discovery).map((o) => o.path)).toEqual([
       "/openapi.json",
       "/.well-known/oauth-protected-resource",
+      "/.well-known/oauth-protected-resource/mcp",
+      "/.well-known/api-catalog",
+      "/.well-known/mcp/server-card.json",
+      "/.well-known/agent-skills/index.json",
+      "/.well-known/agent-skills/web-search-crawl-extract/SKILL.md",
     ]);
   });
 

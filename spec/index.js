@@ -14,10 +14,12 @@ export const {
   decisionReferences,
   isErrorCode,
   loadContract,
+  mcpSettings,
   normalizeContentType,
   profileNames,
   readDecisions,
   readRawDocument,
   renderDecisionsPage,
   serializeError,
+  toolInputSchema,
 } = api;

@@ -278,6 +278,111 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hosted MCP protected-resource metadata (RFC 9728)
+         * @description The metadata of the hosted MCP endpoint `{mcp_url}/mcp`, at the address RFC 9728 §3.1 derives from that
+         *     resource identifier; it names the same authorization servers as the REST metadata (D-mcp-endpoint).
+         */
+        get: operations["getMcpProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/api-catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API catalog (RFC 9727)
+         * @description A linkset anchoring the API at `{base_url}` with its `service-desc` (the OpenAPI document), `service-doc`
+         *     and `status` links, and the hosted MCP endpoint with its server card (D-api-catalog).
+         */
+        get: operations["getApiCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/mcp/server-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP server card (SEP-2127)
+         * @description Names the hosted MCP server, its version and its Streamable HTTP endpoint before a client connects, in the
+         *     shape of the MCP server-card extension's v1 schema (D-mcp-server-card).
+         */
+        get: operations["getMcpServerCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/agent-skills/index.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Agent skills index (Agent Skills Discovery draft 0.2.0)
+         * @description Lists the skills this service publishes, each with its URL and the SHA-256 digest of its artifact
+         *     (D-agent-skills).
+         */
+        get: operations["getAgentSkillsIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/agent-skills/web-search-crawl-extract/SKILL.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's agent skill (SKILL.md)
+         * @description A SKILL.md generated from this document: the operations, their prices, authentication and the MCP
+         *     endpoint (D-agent-skills). Its SHA-256 is the digest the index lists.
+         */
+        get: operations["getAgentSkill"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -663,6 +768,57 @@ export type components = {
             scopes_supported?: string[];
             /** Format: uri */
             resource_documentation?: string;
+        };
+        /** @description RFC 9727 API catalog, an RFC 9264 linkset (D-api-catalog). */
+        ApiCatalog: {
+            linkset: ({
+                /** Format: uri */
+                anchor: string;
+            } & {
+                [key: string]: {
+                    /** Format: uri-reference */
+                    href: string;
+                    type?: string;
+                }[];
+            })[];
+        };
+        /** @description MCP server card, the v1 schema of the server-card extension that tracks SEP-2127 (D-mcp-server-card). */
+        McpServerCard: {
+            /** @constant */
+            $schema: "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+            name: string;
+            version: string;
+            title?: string;
+            description?: string;
+            /** Format: uri */
+            websiteUrl?: string;
+            remotes: {
+                /** @constant */
+                type: "streamable-http";
+                /** Format: uri */
+                url: string;
+                supportedProtocolVersions?: string[];
+                headers?: {
+                    name: string;
+                    description?: string;
+                    isRequired?: boolean;
+                    isSecret?: boolean;
+                }[];
+            }[];
+        };
+        /** @description Agent Skills Discovery index, draft 0.2.0 (D-agent-skills). */
+        AgentSkillsIndex: {
+            /** @constant */
+            $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+            skills: {
+                name: string;
+                /** @enum {string} */
+                type: "skill-md" | "archive";
+                description: string;
+                /** Format: uri-reference */
+                url: string;
+                digest: string;
+            }[];
         };
     };
     responses: {
@@ -1250,6 +1406,116 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+        };
+    };
+    getMcpProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MCP endpoint's protected-resource metadata. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+        };
+    };
+    getApiCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API catalog. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/linkset+json": components["schemas"]["ApiCatalog"];
+                };
+            };
+        };
+    };
+    getMcpServerCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server card. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerCard"];
+                };
+            };
+        };
+    };
+    getAgentSkillsIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The skills index. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSkillsIndex"];
+                };
+            };
+        };
+    };
+    getAgentSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The skill, Markdown with YAML front matter (`name`, `description`). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
                 };
             };
         };

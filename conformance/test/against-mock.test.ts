@@ -125,6 +125,14 @@ describe("plumbline conform against the mock", () => {
     // no request reached an operation outside the selection and the platform's own
     const reached = new Set(r.exchanges.map((e) => e.operationId).filter((x) => x !== null));
     const allowed = ["crawl", "sitemap", "health", "usage", "getOpenApiDocument", "getProtectedResourceMetadata"];
+    // the agent discovery documents (issue 15) are platform documents too
+    allowed.push(
+      "getMcpProtectedResourceMetadata",
+      "getApiCatalog",
+      "getMcpServerCard",
+      "getAgentSkillsIndex",
+      "getAgentSkill",
+    );
     expect([...reached].filter((op) => !allowed.includes(op as string))).toEqual([]);
     const status = (id: string) => r.checks.find((c) => c.id === id);
     for (const id of ["deepcrawl-completes", "search-echo", "screenshot-pixel-size", "extract-results-match-format"])

@@ -76,6 +76,15 @@ describe("the suite against the reference, --operations crawl,sitemap,trending,e
   });
 });
 
+describe("the MCP and agent discovery checks against the reference (issue 15)", () => {
+  it("pass with the tools of the selected operations, the paid call charged as REST", () => {
+    const ids = ["mcp-missing-credential-401", "discovery-mcp-protected-resource", "mcp-initialize", "mcp-tools-list"];
+    ids.push("mcp-tool-call-charged", "mcp-tool-error", "discovery-api-catalog", "discovery-mcp-server-card");
+    ids.push("discovery-agent-skills");
+    for (const id of ids) expect(result.checks.find((c) => c.id === id)?.status, id).toBe("passed");
+  });
+});
+
 // The sitemap checks that only a real target reaches bite too: the reference, broken one way through the proxy.
 const SITEMAP_VARIANTS: Array<{ name: string; fault: Fault; fails: string }> = [
   {

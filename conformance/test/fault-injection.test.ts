@@ -21,6 +21,7 @@ const post = (req: ProxiedRequest, path: string) => req.method === "POST" && req
 const form = (req: ProxiedRequest) => Object.fromEntries(new URLSearchParams(req.body.toString("utf8")));
 const sent = (req: ProxiedRequest) => JSON.parse(req.body.toString("utf8")) as Json;
 const ok200 = (req: ProxiedRequest, res: ProxiedResponse, path: string) => post(req, path) && res.status === 200;
+const mcpMethod = (req: ProxiedRequest, method: string) => req.body.toString("utf8").includes(`"method":"${method}"`);
 // zipUrl is a signed link: the path ends in .zip, the query carries the signature
 const isZip = (req: ProxiedRequest, res: ProxiedResponse) =>
   req.path.split("?")[0].endsWith(".zip") && res.status === 200;
@@ -411,6 +412,63 @@ const VARIANTS: Variant[] = [
     only: ["oauth-revocation"],
     fails: "oauth-revocation",
   },
+  // the hosted MCP endpoint and the agent discovery documents (issue 15)
+  {
+    name: "an MCP endpoint whose 401 names no resource_metadata",
+    fault: {
+      rewrite: (req, res) =>
+        req.path === "/mcp" && res.status === 401
+          ? { ...res, headers: { ...res.headers, "www-authenticate": "Bearer" } }
+          : res,
+    },
+    only: ["mcp-missing-credential-401", "mcp-initialize"],
+    fails: "mcp-missing-credential-401",
+  },
+  {
+    name: "an MCP tool whose input schema is not the document's",
+    fault: {
+      rewrite: (req, res) => {
+        if (!post(req, "/mcp") || !mcpMethod(req, "tools/list") || res.status !== 200) return res;
+        const b = jsonOf(res) as { result: { tools: Array<{ name: string; inputSchema: Json }> } };
+        const tools = b.result.tools.map((t) =>
+          t.name === "crawl" ? { ...t, inputSchema: { ...t.inputSchema, required: [] } } : t,
+        );
+        return withJson(res, { ...b, result: { ...b.result, tools } });
+      },
+    },
+    only: ["mcp-initialize", "mcp-tools-list"],
+    fails: "mcp-tools-list",
+  },
+  {
+    name: "an MCP tool call charged twice",
+    fault: { duplicate: (req) => post(req, "/mcp") && mcpMethod(req, "tools/call") },
+    only: ["mcp-tool-call-charged", "mcp-tool-error"],
+    fails: "mcp-tool-call-charged",
+  },
+  {
+    name: "an MCP tool call whose REST error is reported as a success",
+    fault: {
+      rewrite: (req, res) => {
+        if (!post(req, "/mcp") || !mcpMethod(req, "tools/call") || res.status !== 200) return res;
+        const b = jsonOf(res) as { result: Json };
+        return withJson(res, { ...b, result: { ...b.result, isError: false } });
+      },
+    },
+    only: ["mcp-tool-call-charged", "mcp-tool-error"],
+    fails: "mcp-tool-error",
+  },
+  {
+    name: "an agent skills index whose digest is not the artifact's",
+    fault: {
+      rewrite: (req, res) => {
+        if (req.path !== "/.well-known/agent-skills/index.json" || res.status !== 200) return res;
+        const b = jsonOf(res) as { skills: Json[] };
+        return withJson(res, { ...b, skills: b.skills.map((x) => ({ ...x, digest: `sha256:${"0".repeat(64)}` })) });
+      },
+    },
+    only: ["discovery-agent-skills", "discovery-mcp-server-card"],
+    fails: "discovery-agent-skills",
+  },
 ];
 
 let mock: MockProcess;
@@ -456,6 +514,6 @@ describe("the suite rejects broken targets", () => {
       } finally {
         await proxy.close();
       }
-    });
+    }, 60_000);
   }
 });

@@ -2,9 +2,11 @@
 // injected stores, clock and engines (brief: "written once, in reference/platform/").
 import Fastify, { type FastifyInstance } from "fastify";
 import { accountRoutes } from "./account-routes.ts";
+import { agentDiscoveryRoutes } from "./agent-discovery-routes.ts";
 import { authPlugin } from "./auth-plugin.ts";
 import { discoveryRoutes } from "./discovery-routes.ts";
 import { errorHandlingPlugin } from "./error-handling-plugin.ts";
+import { mcpRoutes } from "./mcp-routes.ts";
 import { createExecutors } from "./operation-executors.ts";
 import { createPaidHandler } from "./paid-operation.ts";
 import type { PlatformOptions } from "./platform-options.ts";
@@ -45,6 +47,8 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
   }
   accountRoutes(app, o);
   discoveryRoutes(app, o);
+  agentDiscoveryRoutes(app, o);
+  await mcpRoutes(app, o);
   app.addHook("preClose", (done) => {
     // Graceful shutdown: Node closes the connections that are idle when close() is called; one busy with a call
     // then would, once answered, stay open idle for the keep-alive timeout (72 s) and hold the exit back

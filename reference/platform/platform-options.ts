@@ -23,6 +23,10 @@ export interface PlatformOptions {
   authorizationServer?: string;
   /** the base URL clients use, when it is not the address they reached (a proxy in front) */
   publicUrl?: string;
+  /** {mcp_url} of the Discovery table: the hosted MCP endpoint is `{mcp_url}/mcp` (default: the base URL) */
+  mcpUrl?: string;
+  /** {site_url} of the Discovery table, named by the discovery documents (default: the base URL) */
+  siteUrl?: string;
   /** maximum request body size in bytes (default 1 MiB) */
   bodyLimit?: number;
   logger?: boolean | Record<string, unknown>;
