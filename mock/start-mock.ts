@@ -1,6 +1,11 @@
 // startMock(): the stateful mock as a typed, in-process API (the `plumbline mock` command is a thin CLI over it).
+
+import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { createPlatform } from "../reference/platform/create-platform.ts";
+import { priceCurrency } from "../reference/platform/payment-challenge.ts";
+import { createPaymentGate } from "../reference/platform/payment-gate.ts";
+import type { PaymentMethodConfig } from "../reference/platform/payment-methods.ts";
 import { type Contract, type ErrorCode, loadContract, type RateLimitPolicy } from "../spec/index.ts";
 import { adminRoutes } from "./admin-routes.ts";
 import type { DeepcrawlSteps } from "./deepcrawl-simulator.ts";
@@ -16,6 +21,8 @@ import { installSteering, NO_PREFERENCES, preferencesOf } from "./steering-plugi
 import type { ClockMode } from "./virtual-clock.ts";
 
 export const DEMO_KEY = "plumbline-demo-key";
+/** the test payment method's key when none is given (D-payment-methods) */
+export const DEMO_PAYMENT_KEY = "plumbline-demo-payment-key";
 
 export interface MockOptions {
   host?: string;
@@ -37,6 +44,14 @@ export interface MockOptions {
   allowPrivateNetwork?: boolean;
   /** an already loaded contract (saves loading it again in tests) */
   contract?: Contract;
+  /** the key test-method payment credentials are signed with (default DEMO_PAYMENT_KEY) */
+  paymentTestKey?: string;
+  /** further payment methods (Tempo, Stripe) offered beside the test method */
+  paymentMethods?: PaymentMethodConfig[];
+  /** the HMAC secret binding payment challenges (default: random per start) */
+  paymentSecret?: string;
+  /** seconds a payment challenge can be paid (default 300) */
+  paymentChallengeTtlSeconds?: number;
 }
 
 export interface RunningMock {
@@ -67,7 +82,17 @@ export async function buildMock(options: MockOptions = {}) {
   const variabilityOf = (req: Parameters<typeof preferencesOf>[0]) =>
     preferencesOf(req).variability ?? options.variability ?? "normal";
 
+  const payments = createPaymentGate({
+    methods: [{ method: "test", key: options.paymentTestKey ?? DEMO_PAYMENT_KEY }, ...(options.paymentMethods ?? [])],
+    store: state.payments,
+    secretKey: options.paymentSecret ?? randomBytes(32).toString("base64url"),
+    currency: priceCurrency(contract),
+    recipient: "plumbline",
+    challengeTtlSeconds: options.paymentChallengeTtlSeconds,
+  });
   const app = await createPlatform({
+    payments,
+    paymentFault: (req) => preferencesOf(req).payment ?? null,
     contract,
     accounts: state.apiAccounts,
     // the mock is its own authorization server (oauth-routes.ts)
