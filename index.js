@@ -15,6 +15,7 @@ export const {
   STATUS_LABELS,
   applyProfile,
   benchMockSearch,
+  createPayingFetch,
   createPriceTable,
   decisionReferences,
   isErrorCode,

@@ -1,12 +1,13 @@
 // `plumbline mock`: the stateful mock on a port, until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
+import { paymentMethodsFromFlags } from "../reference/platform/payment-methods.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
-import { DEMO_KEY, startMock } from "./start-mock.ts";
+import { DEMO_KEY, DEMO_PAYMENT_KEY, startMock } from "./start-mock.ts";
 
 export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010] [--key KEY:CREDITS ...] [--seed N]
                       [--clock real|manual] [--variability normal|max] [--profile primary|alt-bounds]
                       [--rate-limit N] [--deepcrawl-steps QUEUED_MS,WAITING_MS,PROCESSING_MS]
-                      [--allow-private-network] [--log]
+                      [--allow-private-network] [--payment-test-key KEY] [--payment-method SPEC ...] [--log]
 
   --key KEY:CREDITS   create an account with this API key and balance (repeatable); with none, the demo key
                       ${DEMO_KEY} with 1000 credits is created and printed. KEY:CREDITS:oauth makes the
@@ -21,10 +22,16 @@ export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010]
                       serve targets on loopback and private hosts (127.0.0.1, localhost, 10/8, …) instead of
                       refusing them (D-target-refusal: 403 on screenshot, 400 elsewhere); for tests that hand the
                       mock their own localhost URLs. Cloud metadata and link-local hosts stay refused
+  --payment-test-key KEY
+                      the key test-method Payment credentials are signed with (default ${DEMO_PAYMENT_KEY});
+                      clients pay with createPayingFetch({ method: "test", key }) (D-payment-methods)
+  --payment-method SPEC
+                      offer a production method too: tempo:currency=0x…,recipient=0x…[,testnet] or
+                      stripe:network-id=ID[,payment-method-types=card+link] (STRIPE_SECRET_KEY from the environment)
   --log               log every request (pino, JSON lines)
 
 Steering from tests: the Prefer header (code=, example=, dynamic=, seed=, latency=, fault=reset|hang,
-variability=max, fail-entries="1,3", deepcrawl=failed) and the admin API under /__mock (see mock/README.md).`;
+variability=max, fail-entries="1,3", deepcrawl=failed, payment=refused|expired|replayed) and the admin API under /__mock (see mock/README.md).`;
 
 function parseKey(spec: string): MockAccountInput {
   const [key, credits, type] = spec.split(":");
@@ -56,6 +63,8 @@ export async function mockCommand(argv: string[]): Promise<number> {
       "rate-limit": { type: "string" },
       "deepcrawl-steps": { type: "string" },
       "allow-private-network": { type: "boolean", default: false },
+      "payment-test-key": { type: "string" },
+      "payment-method": { type: "string", multiple: true },
       log: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -83,10 +92,13 @@ export async function mockCommand(argv: string[]): Promise<number> {
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     deepcrawlSteps: steps ? { queuedMs: steps[0], waitingMs: steps[1], processingMs: steps[2] } : undefined,
     allowPrivateNetwork: values["allow-private-network"],
+    paymentTestKey: values["payment-test-key"],
+    paymentMethods: paymentMethodsFromFlags(undefined, values["payment-method"], process.env),
     logger: values.log,
   });
   console.log(`plumbline mock listening on ${mock.url}`);
   for (const k of mock.keys) console.log(`  key ${k.key}: ${k.credits} credits (${k.credentialType ?? "api_key"})`);
+  console.log(`  pay per request: test method, key ${values["payment-test-key"] ?? DEMO_PAYMENT_KEY}`);
   console.log(`  docs ${mock.url}/docs, admin ${mock.url}/__mock, clock ${values.clock}, seed ${values.seed ?? 1}`);
 
   await new Promise<void>((resolve) => {

@@ -14,6 +14,7 @@ import { memoizeEngines } from "./memoized-engines.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
 import { createMockState, type MockAdmin } from "./mock-state.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
+import { paymentAdminRoutes } from "./payment-admin-routes.ts";
 import { refuseDeepcrawlTargets, refuseTargets } from "./refused-targets.ts";
 import { steerEngines } from "./steered-engines.ts";
 import { codeForStatus } from "./steered-response.ts";
@@ -126,6 +127,7 @@ export async function buildMock(options: MockOptions = {}) {
     extend: async (app) => {
       installSteering(app, contract, state, seed);
       adminRoutes(app, state.admin);
+      paymentAdminRoutes(app, state.payments);
       await oauthRoutes(app, state.oauth);
     },
   });

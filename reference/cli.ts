@@ -3,7 +3,8 @@ import { parseArgs } from "node:util";
 
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
-                           [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
+                           [--user-agent UA] [--rate-limit N] [--authorization-server URL]
+                           [--payment-test-key KEY] [--payment-method SPEC ...] [--log]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -18,6 +19,13 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --authorization-server URL
                           the OAuth authorization server (issuer URL) the protected-resource metadata names;
                           without it authorization_servers is empty: this reference issues no OAuth tokens
+  --payment-test-key KEY  accept the local test payment method, credentials signed with KEY (D-payment-methods);
+                          with no payment method at all, a fresh test key is made and printed at start
+  --payment-method SPEC   accept a production method (repeatable): tempo:currency=0x…,recipient=0x…[,testnet]
+                          or stripe:network-id=ID[,payment-method-types=card+link][,decimals=2] with
+                          STRIPE_SECRET_KEY in the environment (both settle on networks: not exercised offline)
+       plumbline reference payments list [--limit N] [--json] [--data-dir DIR | --database-url URL]
+                          the payments received with the Payment scheme, newest first
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
 Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
@@ -99,6 +107,7 @@ async function keysCommand(argv: string[]): Promise<number> {
 
 export async function referenceCommand(argv: string[]): Promise<number> {
   if (argv[0] === "keys") return keysCommand(argv.slice(1));
+  if (argv[0] === "payments") return (await import("./payments-command.ts")).paymentsCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -112,6 +121,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "authorization-server": { type: "string" },
       "rate-limit": { type: "string" },
       log: { type: "boolean", default: false },
+      "payment-test-key": { type: "string" },
+      "payment-method": { type: "string", multiple: true },
     },
   });
   if (values.help) {
@@ -130,6 +141,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const authorizationServer = values["authorization-server"];
   if (authorizationServer !== undefined && !/^https?:\/\/[^\s/]+/.test(authorizationServer))
     throw new Error("--authorization-server takes an http(s) URL");
+  const { paymentMethodsFromFlags } = await import("./platform/payment-methods.ts");
+  const payment = paymentMethodsFromFlags(values["payment-test-key"], values["payment-method"], process.env);
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -143,8 +156,12 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     authorizationServer,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     logger: values.log,
+    paymentTestKey: values["payment-test-key"],
+    paymentMethods: payment.filter((m) => m.method !== "test"),
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
+  if (ref.paymentTestKey && !values["payment-test-key"])
+    console.log(`  pay per request: no payment method configured; test method with key ${ref.paymentTestKey}`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       console.log(`${signal}: closing`);

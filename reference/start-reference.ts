@@ -1,14 +1,21 @@
 // startReference(): the reference implementation as a typed, in-process API (`plumbline reference` wraps it):
 // the shared platform over SQL stores (SQLite by default, PostgreSQL with databaseUrl) and real engines.
+
+import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index.ts";
 import { createBrowserRenderer, createCrawlEngine, createHttpClient, createSitemapEngine } from "./engines/index.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
+import { priceCurrency } from "./platform/payment-challenge.ts";
+import { createPaymentGate } from "./platform/payment-gate.ts";
+import type { PaymentMethodConfig } from "./platform/payment-methods.ts";
+import type { PaymentStore } from "./platform/payment-store.ts";
 import { realClock } from "./platform/stores.ts";
 import { openDatabase } from "./store/open-database.ts";
 import { createSqlAccounts, type SqlAccounts } from "./store/sql-accounts.ts";
+import { createSqlPayments, migratePayments, paymentSecret } from "./store/sql-payments.ts";
 import { createSqlRateLimitStore } from "./store/sql-rate-limits.ts";
 import { unimplementedDeepcrawl, unimplementedEngines } from "./unimplemented-engines.ts";
 
@@ -33,6 +40,16 @@ export interface ReferenceOptions {
   /** engines to use instead of the reference's own (tests) */
   engines?: Partial<Engines>;
   deepcrawl?: DeepcrawlService;
+  /** the key of the local test payment method (`--payment-test-key`); see D-payment-methods */
+  paymentTestKey?: string;
+  /** production payment methods (Tempo, Stripe) */
+  paymentMethods?: PaymentMethodConfig[];
+  /** the HMAC secret binding payment challenges (default: created once and kept in the database) */
+  paymentSecret?: string;
+  /** seconds a payment challenge can be paid (default 300) */
+  paymentChallengeTtlSeconds?: number;
+  /** the recipient named in payment challenges (default "plumbline") */
+  paymentRecipient?: string;
 }
 
 export interface RunningReference {
@@ -41,6 +58,10 @@ export interface RunningReference {
   app: FastifyInstance;
   accounts: SqlAccounts;
   database: string;
+  /** the test payment method's key: the one given, or a fresh one when no payment method was configured */
+  paymentTestKey: string | null;
+  /** the payments received (what `plumbline reference payments list` prints) */
+  payments: PaymentStore;
   close(): Promise<void>;
 }
 
@@ -58,7 +79,24 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     crawl: createCrawlEngine({ http, renderer, clock: realClock }),
     sitemap: createSitemapEngine({ http }),
   };
+  await migratePayments(opened.db, opened.dialect);
+  const payments = createSqlPayments(opened.db);
+  // D-payment-methods: with no method configured, a test method with a fresh key keeps the flow usable
+  const paymentTestKey = o.paymentTestKey ?? (o.paymentMethods?.length ? null : randomBytes(18).toString("base64url"));
+  const gate = createPaymentGate({
+    methods: [
+      ...(paymentTestKey ? [{ method: "test" as const, key: paymentTestKey }] : []),
+      ...(o.paymentMethods ?? []),
+    ],
+    store: payments,
+    secretKey: o.paymentSecret ?? (await paymentSecret(opened.db)),
+    currency: priceCurrency(contract),
+    recipient: o.paymentRecipient ?? "plumbline",
+    challengeTtlSeconds: o.paymentChallengeTtlSeconds,
+  });
   const app = await createPlatform({
+    payments: gate,
+    paymentRecipient: o.paymentRecipient,
     contract,
     accounts,
     // in the database: several instances behind one balancer count an account's requests together
@@ -85,6 +123,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     app,
     accounts,
     database: `${opened.dialect} ${opened.location}`,
+    paymentTestKey,
+    payments,
     async close() {
       await app.close();
       await renderer.close();

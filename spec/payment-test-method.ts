@@ -24,7 +24,8 @@ export function testSignature(key: string, challenge: Challenge.Challenge): stri
 
 /** The `Authorization: Payment …` value paying `challenge` with the test method. */
 export function testCredential(key: string, challenge: Challenge.Challenge): string {
-  return `Payment ${Credential.serialize({ challenge, payload: { signature: testSignature(key, challenge) } })}`;
+  // serialize() gives the whole header value, scheme included
+  return Credential.serialize({ challenge, payload: { signature: testSignature(key, challenge) } });
 }
 
 /** The test method for the SDK's client (`Mppx.create({ methods: [testClientMethod(key)] })`). */
