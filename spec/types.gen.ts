@@ -823,10 +823,16 @@ export type components = {
          */
         WwwAuthenticateBearer: string;
         /**
-         * @description MPP payment challenge, `Payment id="…", realm="…", method="…", intent="charge", request="<base64url JSON>"`,
-         *     followed by a Bearer challenge naming the protected-resource metadata (D-payment-challenge).
+         * @description Payment scheme challenge(s), `Payment id="…", realm="…", method="…", intent="charge", request="<base64url
+         *     JSON>", expires="…"`, followed by a Bearer challenge naming the protected-resource metadata
+         *     (D-payment-challenge).
          */
         WwwAuthenticatePayment: string;
+        /**
+         * @description On an answer paid with a Payment credential: the payment's receipt, base64url of JSON `{method, reference,
+         *     status: "success", timestamp}` (D-payment-challenge, D-payment-charging).
+         */
+        PaymentReceipt: string;
         /** @description The payment challenge is never cached (D-payment-challenge). */
         CacheControlNoStore: "no-store";
         /** @description Seconds to wait before retrying (D-rate-limits). */
@@ -857,6 +863,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -890,6 +897,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -923,6 +931,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -958,6 +967,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -996,6 +1006,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1029,6 +1040,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1062,6 +1074,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1095,6 +1108,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
