@@ -2,9 +2,8 @@
 // Payment scheme's SDK client (mppx/client). Client code: it imports spec/ only, never the mock or the reference.
 // The test method pays a plumbline mock or reference started with the same test key (D-payment-methods); the
 // production methods are the SDK's own (Tempo with a viem account, Stripe with a shared-payment-token factory).
-import { Mppx, stripe, tempo } from "mppx/client";
+import type { stripe } from "mppx/client";
 import type { Account } from "viem";
-import { testClientMethod } from "../spec/payment-test-method.ts";
 
 interface Common {
   /** the fetch to wrap (default: the global fetch) */
@@ -25,11 +24,11 @@ export type PayingFetchOptions = Common &
       }
   );
 
-function methodOf(o: PayingFetchOptions) {
+async function methodOf(o: PayingFetchOptions) {
+  const { stripe, tempo } = await import("mppx/client");
   switch (o.method) {
     case "test":
-      if (!o.key) throw new Error('createPayingFetch({ method: "test" }) needs the key the server was given');
-      return testClientMethod(o.key);
+      return (await import("../spec/payment-test-method.ts")).testClientMethod(o.key);
     case "tempo":
       return tempo.charge({ account: o.account });
     case "stripe":
@@ -41,11 +40,22 @@ function methodOf(o: PayingFetchOptions) {
 
 /** A fetch with the signature of the global one that pays 402 Payment challenges with the chosen method. */
 export function createPayingFetch(options: PayingFetchOptions): typeof globalThis.fetch {
-  const mppx = Mppx.create({
-    methods: [methodOf(options)],
-    fetch: options.fetch ?? globalThis.fetch,
-    maxPaymentRetries: options.maxPaymentRetries ?? 1,
-    polyfill: false,
-  });
-  return mppx.fetch as typeof globalThis.fetch;
+  if (options.method === "test" && !options.key)
+    throw new Error('createPayingFetch({ method: "test" }) needs the key the server was given');
+  // the SDK is loaded on the first call, not when the package is imported (it pulls in viem)
+  let paying: Promise<typeof globalThis.fetch> | undefined;
+  const load = async () => {
+    const { Mppx } = await import("mppx/client");
+    const mppx = Mppx.create({
+      methods: [await methodOf(options)],
+      fetch: options.fetch ?? globalThis.fetch,
+      maxPaymentRetries: options.maxPaymentRetries ?? 1,
+      polyfill: false,
+    });
+    return mppx.fetch as typeof globalThis.fetch;
+  };
+  return async (input, init) => {
+    paying ??= load();
+    return (await paying)(input, init);
+  };
 }

@@ -8,6 +8,7 @@ import { DEEPCRAWL_ZIP_CHECKS } from "./checks/deepcrawl-zip.ts";
 import { DISCOVERY_CHECKS } from "./checks/discovery.ts";
 import { ECHO_CHECKS } from "./checks/echoes.ts";
 import { OAUTH_CHECKS } from "./checks/oauth-discovery.ts";
+import { PAYMENT_CHECKS } from "./checks/payments.ts";
 import { RATE_LIMIT_CHECKS } from "./checks/rate-limit.ts";
 import { SEARCH_CHECKS } from "./checks/search.ts";
 import { CRAWL_SEMANTIC_CHECKS } from "./checks/semantics-crawl.ts";
@@ -23,6 +24,7 @@ export const CHECKS: CheckDefinition[] = [
   ...AUTH_CHECKS,
   ...OAUTH_CHECKS,
   ...BILLING_CHECKS,
+  ...PAYMENT_CHECKS,
   ...BATCH_CHECKS,
   ...BOUNDS_CHECKS,
   ...SEARCH_CHECKS,

@@ -1,6 +1,5 @@
 // `plumbline mock`: the stateful mock on a port, until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
-import { paymentMethodsFromFlags } from "../reference/platform/payment-methods.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY, startMock } from "./start-mock.ts";
 
@@ -93,7 +92,13 @@ export async function mockCommand(argv: string[]): Promise<number> {
     deepcrawlSteps: steps ? { queuedMs: steps[0], waitingMs: steps[1], processingMs: steps[2] } : undefined,
     allowPrivateNetwork: values["allow-private-network"],
     paymentTestKey: values["payment-test-key"],
-    paymentMethods: paymentMethodsFromFlags(undefined, values["payment-method"], process.env),
+    paymentMethods: values["payment-method"]
+      ? (await import("../reference/platform/payment-methods.ts")).paymentMethodsFromFlags(
+          undefined,
+          values["payment-method"],
+          process.env,
+        )
+      : undefined,
     logger: values.log,
   });
   console.log(`plumbline mock listening on ${mock.url}`);

@@ -83,7 +83,7 @@ export async function buildMock(options: MockOptions = {}) {
   const variabilityOf = (req: Parameters<typeof preferencesOf>[0]) =>
     preferencesOf(req).variability ?? options.variability ?? "normal";
 
-  const payments = createPaymentGate({
+  const payments = await createPaymentGate({
     methods: [{ method: "test", key: options.paymentTestKey ?? DEMO_PAYMENT_KEY }, ...(options.paymentMethods ?? [])],
     store: state.payments,
     secretKey: options.paymentSecret ?? randomBytes(32).toString("base64url"),

@@ -83,7 +83,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   const payments = createSqlPayments(opened.db);
   // D-payment-methods: with no method configured, a test method with a fresh key keeps the flow usable
   const paymentTestKey = o.paymentTestKey ?? (o.paymentMethods?.length ? null : randomBytes(18).toString("base64url"));
-  const gate = createPaymentGate({
+  const gate = await createPaymentGate({
     methods: [
       ...(paymentTestKey ? [{ method: "test" as const, key: paymentTestKey }] : []),
       ...(o.paymentMethods ?? []),

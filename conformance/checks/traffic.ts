@@ -4,6 +4,7 @@ import { STATUS_LABELS } from "../../spec/index.ts";
 import { requestPrice } from "../../spec/payment-amount.ts";
 
 const PAYMENT_PROBLEM_BASE = "https://paymentauth.org/problems/";
+
 import { describe, failure, status } from "../check-helpers.ts";
 import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts";
 

@@ -6,7 +6,7 @@
 // error shape with a fresh challenge, so a client can pay again.
 import type { FastifyRequest } from "fastify";
 import { Challenge, Credential, Errors, Receipt } from "mppx";
-import { Mppx, Transport } from "mppx/server";
+import { Mppx, Transport } from "mppx/server/core";
 import { type ErrorCode, type OperationSpec, type SerializedError, serializeError } from "../../spec/index.ts";
 import { bearerChallenge } from "./payment-challenge.ts";
 import {
@@ -88,10 +88,10 @@ const FAULTS: Record<PaymentFault, () => Errors.PaymentError> = {
   replayed: () => new ReplayedCredentialError("(steered)"),
 };
 
-export function createPaymentGate(o: PaymentGateOptions): PaymentGate {
+export async function createPaymentGate(o: PaymentGateOptions): Promise<PaymentGate> {
   if (o.methods.length === 0) throw new Error("pay-per-request needs at least one payment method");
   if (Buffer.byteLength(o.secretKey) < 32) throw new Error("the payment secret must be at least 32 bytes");
-  const configured: ConfiguredMethod[] = o.methods.map((m) => configureMethod(m, o.store));
+  const configured: ConfiguredMethod[] = await Promise.all(o.methods.map((m) => configureMethod(m, o.store)));
   const contexts = new WeakMap<Request, CallContext>();
   const ttlMs = (o.challengeTtlSeconds ?? 300) * 1000;
 

@@ -4,7 +4,6 @@
 // this project cannot reach offline: only their configuration is tested here.
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { Errors, Method, Receipt } from "mppx";
-import { stripe, tempo } from "mppx/server";
 import { testCharge, testSignature } from "../../spec/payment-test-method.ts";
 import type { PaymentStore } from "./payment-store.ts";
 
@@ -51,7 +50,9 @@ function testServer(key: string, store: PaymentStore): Method.AnyServer {
   }) as Method.AnyServer;
 }
 
-export function configureMethod(c: PaymentMethodConfig, store: PaymentStore): ConfiguredMethod {
+/** The production methods' SDK modules are loaded only when one is configured (they pull in viem and more). */
+export async function configureMethod(c: PaymentMethodConfig, store: PaymentStore): Promise<ConfiguredMethod> {
+  const { stripe, tempo } = c.method === "test" ? ({} as typeof import("mppx/server")) : await import("mppx/server");
   switch (c.method) {
     case "test":
       return {
