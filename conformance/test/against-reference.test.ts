@@ -12,11 +12,16 @@ let reference: ReferenceProcess;
 let result: ConformanceResult;
 
 beforeAll(async () => {
-  reference = await startReferenceProcess({ keys: ["KEY:100000", "BROKE:0"], args: ["--rate-limit", "0"] });
+  reference = await startReferenceProcess({
+    keys: ["KEY:100000", "BROKE:0"],
+    args: ["--rate-limit", "0", "--payment-test-key", "reference-conformance-pay"],
+  });
   result = await runConformance({
     target: reference.url,
     apiKey: "KEY",
     brokeApiKey: "BROKE",
+    paymentMethod: "test",
+    paymentKey: "reference-conformance-pay",
     reportDir: null,
     operations: ["crawl", "sitemap"],
   });
@@ -45,6 +50,9 @@ describe("the suite against the reference, --operations crawl,sitemap", () => {
       "sitemap-no-page-content",
     ];
     for (const id of real) expect(by(id), id).toBe("passed");
+    // paid for with the test method: a crawl of the run's own fixture page (issue 16)
+    for (const id of ["payment-challenge-parameters", "payment-receipt", "payment-replay-refused", "payment-amount-refused"])
+      expect(by(id), id).toBe("passed");
     const skipped = result.checks.filter((c) => c.status === "skipped");
     // the reference serves no authorization server unless --authorization-server names one (D-authorization-server)
     const unselected = skipped.filter((c) => c.reason !== "operation not selected");

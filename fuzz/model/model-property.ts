@@ -41,6 +41,8 @@ export interface ModelSetup {
   cases: OperationCases[];
   maxCommands?: number;
   waivers?: readonly Waiver[];
+  /** the target's test payment key: the model pays for calls too (--payment-key) */
+  paymentKey?: string;
 }
 
 function advanceArbitrary(target: TargetInfo): fc.Arbitrary<number> {
@@ -66,6 +68,21 @@ export function modelCommands(setup: ModelSetup): fc.Arbitrary<ModelCommand>[] {
     ),
   );
   const out = [...calls, fc.constant(cmd({ kind: "usage" }))];
+  if (setup.paymentKey) {
+    // paying commands: every selected operation but deepcrawl (a paid start's task is not the model account's)
+    for (const c of selected.filter((x) => x.operationId !== TASKS_OPERATION)) {
+      out.push(
+        c.valid.map((v) =>
+          cmd({
+            kind: "paid-call",
+            operationId: v.operationId,
+            body: v.request.body,
+            ...(v.fetched ? { fetched: v.fetched } : {}),
+          }),
+        ),
+      );
+    }
+  }
   if (selected.some((c) => c.operationId === TASKS_OPERATION)) {
     out.push(
       fc.nat(16).map((task) => cmd({ kind: "poll", task })),
@@ -98,7 +115,14 @@ export async function startModelRun(
     balance = read.balance;
   }
   const manual = setup.target.admin && setup.target.clock === "manual";
-  const model: Model = { balance, tasks: [], now: 0, exact: manual ? setup.target.steps : null, clock: manual };
+  const model: Model = {
+    balance,
+    tasks: [],
+    now: 0,
+    exact: manual ? setup.target.steps : null,
+    clock: manual,
+    paying: Boolean(setup.paymentKey),
+  };
   const real: Real = {
     contract: setup.contract,
     client: setup.client,
@@ -107,6 +131,7 @@ export async function startModelRun(
     log: [],
     waivers: setup.waivers ?? [],
     waived,
+    paymentKey: setup.paymentKey,
   };
   return { model, real };
 }

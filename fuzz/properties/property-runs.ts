@@ -24,6 +24,8 @@ export interface RunContext {
   apiKey: string;
   cases: OperationCases[];
   waivers: readonly Waiver[];
+  /** the target's test payment key: the stateful model pays for calls too */
+  paymentKey?: string;
   /** the live counters of the running workers, summed for progress lines */
   progress: Array<{ readonly cases: number }>;
 }
