@@ -1,7 +1,7 @@
 // `plumbline mock`: the stateful mock on a port, until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
+import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
-import { DEMO_KEY, DEMO_PAYMENT_KEY, startMock } from "./start-mock.ts";
 
 export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010] [--key KEY:CREDITS ...] [--seed N]
                       [--clock real|manual] [--variability normal|max] [--profile primary|alt-bounds]
@@ -80,6 +80,8 @@ export async function mockCommand(argv: string[]): Promise<number> {
     throw new Error("--deepcrawl-steps takes three durations: QUEUED_MS,WAITING_MS,PROCESSING_MS");
   const perAccount = intOption("rate-limit", values["rate-limit"]);
 
+  // loaded once the arguments are good: bad ones answer without loading the server
+  const { startMock } = await import("./start-mock.ts");
   const mock = await startMock({
     host: values.host,
     port: intOption("port", values.port),

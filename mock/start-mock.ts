@@ -9,6 +9,7 @@ import type { PaymentMethodConfig } from "../reference/platform/payment-methods.
 import { type Contract, type ErrorCode, loadContract, type RateLimitPolicy } from "../spec/index.ts";
 import { adminRoutes } from "./admin-routes.ts";
 import type { DeepcrawlSteps } from "./deepcrawl-simulator.ts";
+import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import { createSyntheticEngines } from "./engines/index.ts";
 import { memoizeEngines } from "./memoized-engines.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
@@ -21,9 +22,7 @@ import { codeForStatus } from "./steered-response.ts";
 import { installSteering, NO_PREFERENCES, preferencesOf } from "./steering-plugin.ts";
 import type { ClockMode } from "./virtual-clock.ts";
 
-export const DEMO_KEY = "plumbline-demo-key";
-/** the test payment method's key when none is given (D-payment-methods) */
-export const DEMO_PAYMENT_KEY = "plumbline-demo-payment-key";
+export { DEMO_KEY, DEMO_PAYMENT_KEY };
 
 export interface MockOptions {
   host?: string;
