@@ -118,7 +118,10 @@ describe("plumbline conform against the mock", () => {
       only: ["payment-receipt", "payment-replay-refused"],
     });
     for (const c of r.checks)
-      expect(c).toMatchObject({ status: "skipped", reason: expect.stringMatching(/^warning: .*--payment-method test/) });
+      expect(c).toMatchObject({
+        status: "skipped",
+        reason: expect.stringMatching(/^warning: .*--payment-method test/),
+      });
     expect(r.exitCode).toBe(0);
   });
 

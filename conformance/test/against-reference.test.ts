@@ -51,7 +51,12 @@ describe("the suite against the reference, --operations crawl,sitemap", () => {
     ];
     for (const id of real) expect(by(id), id).toBe("passed");
     // paid for with the test method: a crawl of the run's own fixture page (issue 16)
-    for (const id of ["payment-challenge-parameters", "payment-receipt", "payment-replay-refused", "payment-amount-refused"])
+    for (const id of [
+      "payment-challenge-parameters",
+      "payment-receipt",
+      "payment-replay-refused",
+      "payment-amount-refused",
+    ])
       expect(by(id), id).toBe("passed");
     const skipped = result.checks.filter((c) => c.status === "skipped");
     // the reference serves no authorization server unless --authorization-server names one (D-authorization-server)

@@ -69,9 +69,11 @@ export function modelCommands(setup: ModelSetup): fc.Arbitrary<ModelCommand>[] {
   );
   const out = [...calls, fc.constant(cmd({ kind: "usage" }))];
   if (setup.paymentKey) {
-    // paying commands: every selected operation but deepcrawl (a paid start's task is not the model account's)
-    for (const c of selected.filter((x) => x.operationId !== TASKS_OPERATION)) {
-      out.push(
+    // paying commands: every selected operation but deepcrawl (a paid start's task is not the model account's), as
+    // one choice among the others, so they do not crowd out the account's own calls (each is three requests)
+    const paying = selected
+      .filter((x) => x.operationId !== TASKS_OPERATION)
+      .map((c) =>
         c.valid.map((v) =>
           cmd({
             kind: "paid-call",
@@ -81,7 +83,7 @@ export function modelCommands(setup: ModelSetup): fc.Arbitrary<ModelCommand>[] {
           }),
         ),
       );
-    }
+    if (paying.length > 0) out.push(fc.oneof(...paying));
   }
   if (selected.some((c) => c.operationId === TASKS_OPERATION)) {
     out.push(
