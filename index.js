@@ -19,6 +19,7 @@ export const {
   benchMockSearch,
   benchScreenshot,
   createPageIndex,
+  createPayingFetch,
   createPriceTable,
   decisionReferences,
   deepcrawlIndexSink,

@@ -1,5 +1,7 @@
 // The package's programmatic API: each command is also a typed function (brief: "Each command is also a typed
 // programmatic API exported by the package").
+
+export { createPayingFetch, type PayingFetchOptions } from "./client/paying-fetch.ts";
 export { CHECKS, type ConformanceOptions, type ConformanceResult, runConformance } from "./conformance/index.ts";
 export {
   type CorpusEntry,

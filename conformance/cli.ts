@@ -7,6 +7,7 @@ import { runConformance } from "./run-conformance.ts";
 import type { ProfileName } from "./types.ts";
 
 export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY [--broke-api-key KEY]
+                         [--payment-method test --payment-key KEY]
                          [--profile strict|lenient|alt-bounds] [--only IDS] [--skip IDS] [--include IDS]
                          [--operations IDS] [--report-dir DIR | --no-report] [--max-credits N]
                          [--fixture-url URL] [--timeout S] [--oauth-user LOGIN --oauth-password PASSWORD]
@@ -16,6 +17,9 @@ export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY
 
   --api-key KEY        a funded account (or $PLUMBLINE_API_KEY); --broke-api-key: one with zero credits, for the
                        402 checks (or $PLUMBLINE_BROKE_API_KEY; skipped with a warning without it)
+  --payment-method test --payment-key KEY
+                       pay per request with the local test method and the target's test payment key (or
+                       $PLUMBLINE_PAYMENT_KEY) in the payment checks (D-payment-methods); skipped with a warning without
   --profile            strict (default): the project's decisions are enforced; lenient: only the interface text
                        (decision failures become warnings); alt-bounds: report which published bound set the
                        target enforces instead of failing it
@@ -69,6 +73,8 @@ export async function conformCommand(argv: string[]): Promise<number> {
       target: { type: "string" },
       "api-key": { type: "string" },
       "broke-api-key": { type: "string" },
+      "payment-method": { type: "string" },
+      "payment-key": { type: "string" },
       profile: { type: "string", default: "strict" },
       only: { type: "string" },
       skip: { type: "string" },
@@ -111,7 +117,15 @@ export async function conformCommand(argv: string[]): Promise<number> {
     console.error(`plumbline conform: --target and --api-key are required\n\n${CONFORM_HELP}`);
     return 2;
   }
+  const paymentMethod = values["payment-method"];
+  const paymentKey = values["payment-key"] ?? process.env.PLUMBLINE_PAYMENT_KEY;
+  if (paymentMethod !== undefined && (paymentMethod !== "test" || !paymentKey)) {
+    console.error("plumbline conform: --payment-method takes test, with --payment-key KEY (the target's test key)");
+    return 2;
+  }
   const result = await runConformance({
+    paymentMethod,
+    paymentKey,
     target: values.target,
     apiKey,
     brokeApiKey: values["broke-api-key"] ?? process.env.PLUMBLINE_BROKE_API_KEY,

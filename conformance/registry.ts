@@ -10,6 +10,7 @@ import { DISCOVERY_CHECKS } from "./checks/discovery.ts";
 import { ECHO_CHECKS } from "./checks/echoes.ts";
 import { MCP_CHECKS } from "./checks/mcp.ts";
 import { OAUTH_CHECKS } from "./checks/oauth-discovery.ts";
+import { PAYMENT_CHECKS } from "./checks/payments.ts";
 import { RATE_LIMIT_CHECKS } from "./checks/rate-limit.ts";
 import { SEARCH_CHECKS } from "./checks/search.ts";
 import { CRAWL_SEMANTIC_CHECKS } from "./checks/semantics-crawl.ts";
@@ -27,6 +28,7 @@ export const CHECKS: CheckDefinition[] = [
   ...AGENT_DISCOVERY_CHECKS,
   ...MCP_CHECKS,
   ...BILLING_CHECKS,
+  ...PAYMENT_CHECKS,
   ...BATCH_CHECKS,
   ...BOUNDS_CHECKS,
   ...SEARCH_CHECKS,

@@ -30,6 +30,8 @@ function resolve(o: ConformanceOptions): ResolvedOptions {
     target: o.target.replace(/\/+$/, ""),
     apiKey: o.apiKey,
     brokeApiKey: o.brokeApiKey,
+    paymentMethod: o.paymentMethod,
+    paymentKey: o.paymentKey,
     profile: o.profile ?? "strict",
     only: o.only ?? [],
     skip: o.skip ?? [],
@@ -202,6 +204,8 @@ function notRun(check: CheckDefinition, reason: string): CheckResult {
 async function unmetPrecondition(check: CheckDefinition, ctx: RunContext): Promise<string | null> {
   for (const p of check.preconditions ?? []) {
     if (p === "broke-key" && !ctx.options.brokeApiKey) return "needs --broke-api-key (an account with zero credits)";
+    if (p === "payment-key" && !(ctx.options.paymentMethod === "test" && ctx.options.paymentKey))
+      return "warning: not paid for: needs --payment-method test --payment-key KEY (the target's test payment key)";
     if (p === "fetches-real-pages") {
       const verdict = await ctx.probe(fetchesRealPages);
       if (!verdict.real) return verdict.reason;

@@ -104,14 +104,20 @@ export const STATEMENTS: Statement[] = [
   partly(
     S,
     "Pay-per-request is available through a payment protocol named MPP; a second protocol, x402, is also named as supported.",
-    ["payment-challenge"],
-    "the MPP challenge is checked; paying (the handshake) and x402 are not shown",
+    [
+      "payment-challenge",
+      "payment-challenge-parameters",
+      "payment-receipt",
+      "payment-replay-refused",
+      "payment-amount-refused",
+    ],
+    "MPP through the Payment scheme is paid end to end with the test method (--payment-key); x402 is not offered (D-x402)",
   ),
   covered(
     S,
     "Every paid operation declares protocol `mpp` with a fixed price per request.",
-    ["payment-challenge"],
-    "method mpp and the price as amount in every 402 challenge",
+    ["payment-challenge", "payment-challenge-parameters"],
+    "a Payment challenge with the price (per entry for a batch) as amount in every 402",
   ),
   covered(
     S,
@@ -121,7 +127,7 @@ export const STATEMENTS: Statement[] = [
   covered(
     S,
     "| Operation | Credits | Fixed price (decimal string) |",
-    ["billing-price-per-operation", "payment-challenge"],
+    ["billing-price-per-operation", "payment-challenge", "payment-challenge-parameters"],
     "credits measured through GET /usage, prices quoted in the 402 challenge",
   ),
   covered(
@@ -577,7 +583,13 @@ export const STATEMENTS: Statement[] = [
     "Payment protocol handshake for pay-per-request (challenge headers and challenge body): not shown.",
     "not shown",
     "D-payment-challenge",
-    ["payment-challenge"],
+    [
+      "payment-challenge",
+      "payment-challenge-parameters",
+      "payment-replay-refused",
+      "payment-amount-refused",
+      "payment-receipt",
+    ],
   ),
   covered("Events", "deepcrawl completion is learned by polling the status operation.", ["deepcrawl-completes"]),
 

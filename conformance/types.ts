@@ -81,7 +81,7 @@ export interface CheckResult {
   durationMs: number;
 }
 
-export type Precondition = "broke-key" | "fetches-real-pages";
+export type Precondition = "broke-key" | "fetches-real-pages" | "payment-key";
 
 export interface RunContext {
   contract: Contract;
@@ -137,6 +137,10 @@ export interface ConformanceOptions {
   target: string;
   apiKey: string;
   brokeApiKey?: string;
+  /** pay with this method in the payment checks (only `test`, the local test method: D-payment-methods) */
+  paymentMethod?: "test";
+  /** the target's test payment key (`--payment-test-key` of the mock or the reference) */
+  paymentKey?: string;
   profile?: ProfileName;
   only?: string[];
   skip?: string[];
@@ -164,13 +168,22 @@ export interface ResolvedOptions
   extends Required<
     Omit<
       ConformanceOptions,
-      "brokeApiKey" | "fixtureUrl" | "maxCredits" | "oauthUser" | "oauthPassword" | "chromiumPath"
+      | "brokeApiKey"
+      | "fixtureUrl"
+      | "maxCredits"
+      | "oauthUser"
+      | "oauthPassword"
+      | "chromiumPath"
+      | "paymentMethod"
+      | "paymentKey"
     >
   > {
   oauthUser?: string;
   oauthPassword?: string;
   chromiumPath?: string;
   brokeApiKey?: string;
+  paymentMethod?: "test";
+  paymentKey?: string;
   fixtureUrl?: string;
   /** the fixture origin without sitemap, known only when the run serves the fixture site itself */
   fixtureNoSitemapUrl?: string;

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { ALL_PROPERTIES, type PropertyName } from "./repro/corpus-entry.ts";
 
 export const FUZZ_HELP = `Usage: plumbline fuzz --target URL --api-key KEY [--seed N] [--time S | --runs N] [--only OPERATIONS]
-                      [--fixture-url URL] [--properties NAMES] [--workers N] [--report-dir DIR | --no-report]
+                      [--fixture-url URL] [--payment-key KEY] [--properties NAMES] [--workers N] [--report-dir DIR | --no-report]
                       [--corpus-dir DIR] [--replay FILE|DIR] [--ascii] [--fail-fast] [--request-timeout MS]
                       [--rate R|auto] [--max-credits N]
 
@@ -14,6 +14,8 @@ export const FUZZ_HELP = `Usage: plumbline fuzz --target URL --api-key KEY [--se
                        10 s more to shrink. --runs N runs N cases per input property instead (the model N/10)
   --only OPERATIONS    comma-separated operationIds (search,news,crawl,screenshot,sitemap,trending,extract,
                        deepcrawl,usage)
+  --payment-key KEY    the target's test payment key (--payment-test-key of the mock or reference, or
+                       $PLUMBLINE_PAYMENT_KEY): the stateful model also pays for calls with the Payment scheme
   --fixture-url URL    a site the target can really fetch (e.g. plumbline conform serve-fixtures): URLs in valid
                        bodies are its pages (the URL, its sitemaps' pages), read by the fuzzer first; on crawl also
                        a page that answers 404 or 410 (passed through, charged) and a host that never resolves (502,
@@ -65,6 +67,7 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
       runs: { type: "string" },
       only: { type: "string" },
       "fixture-url": { type: "string" },
+      "payment-key": { type: "string" },
       properties: { type: "string" },
       workers: { type: "string" },
       "report-dir": { type: "string" },
@@ -99,6 +102,7 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
     runs: positive("runs", values.runs),
     only: list(values.only),
     fixtureUrl: values["fixture-url"],
+    paymentKey: values["payment-key"] ?? process.env.PLUMBLINE_PAYMENT_KEY,
     properties,
     workers: positive("workers", values.workers),
     requestTimeoutMs: positive("request-timeout", values["request-timeout"]),

@@ -33,6 +33,8 @@ export interface FuzzOptions {
   /** cases per input property instead of a time budget (the model runs runs/10 sequences) */
   runs?: number;
   only?: string[];
+  /** the target's test payment key (`--payment-test-key` of the mock or reference): the model pays for calls too */
+  paymentKey?: string;
   /**
    * A site the target can fetch (e.g. `plumbline conform serve-fixtures`): URIs of valid bodies name its pages, and
    * a call naming one that answers 404/410 or nothing must say so (fuzz/README.md). Ignored on a target that
@@ -124,6 +126,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
       cases,
       waivers: o.waivers ?? [],
       only: o.only,
+      paymentKey: o.paymentKey,
       progress: [],
       ...(o.maxCredits === undefined ? {} : { budget: { remaining: o.maxCredits } }),
     };

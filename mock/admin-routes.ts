@@ -25,6 +25,7 @@ export function adminRoutes(app: FastifyInstance, admin: MockAdmin) {
       "POST /__mock/clock/advance",
       "POST /__mock/clock/set",
       "GET|DELETE /__mock/journal",
+      "GET /__mock/payments",
       "GET|POST|DELETE /__mock/faults",
       "DELETE /__mock/faults/:id",
       "GET|PUT|DELETE /__mock/batch-failures",

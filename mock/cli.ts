@@ -1,12 +1,13 @@
 // `plumbline mock`: the stateful mock on a port, until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
+import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
-import { DEMO_KEY, startMock } from "./start-mock.ts";
 
 export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010] [--key KEY:CREDITS ...] [--seed N]
                       [--clock real|manual] [--variability normal|max] [--profile primary|alt-bounds]
                       [--rate-limit N] [--deepcrawl-steps QUEUED_MS,WAITING_MS,PROCESSING_MS]
-                      [--allow-private-network] [--mcp-url URL] [--site-url URL] [--log]
+                      [--allow-private-network] [--mcp-url URL] [--site-url URL]
+                      [--payment-test-key KEY] [--payment-method SPEC ...] [--log]
 
   --key KEY:CREDITS   create an account with this API key and balance (repeatable); with none, the demo key
                       ${DEMO_KEY} with 1000 credits is created and printed. KEY:CREDITS:oauth makes the
@@ -23,10 +24,16 @@ export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010]
                       mock their own localhost URLs. Cloud metadata and link-local hosts stay refused
   --mcp-url URL       {mcp_url}: the MCP endpoint is {mcp_url}/mcp (default: the mock's own URL)
   --site-url URL      {site_url} named by the discovery documents (default: the mock's own URL)
+  --payment-test-key KEY
+                      the key test-method Payment credentials are signed with (default ${DEMO_PAYMENT_KEY});
+                      clients pay with createPayingFetch({ method: "test", key }) (D-payment-methods)
+  --payment-method SPEC
+                      offer a production method too: tempo:currency=0x…,recipient=0x…[,testnet] or
+                      stripe:network-id=ID[,payment-method-types=card+link] (STRIPE_SECRET_KEY from the environment)
   --log               log every request (pino, JSON lines)
 
 Steering from tests: the Prefer header (code=, example=, dynamic=, seed=, latency=, fault=reset|hang,
-variability=max, fail-entries="1,3", deepcrawl=failed) and the admin API under /__mock (see mock/README.md).`;
+variability=max, fail-entries="1,3", deepcrawl=failed, payment=refused|expired|replayed) and the admin API under /__mock (see mock/README.md).`;
 
 function parseKey(spec: string): MockAccountInput {
   const [key, credits, type] = spec.split(":");
@@ -60,6 +67,8 @@ export async function mockCommand(argv: string[]): Promise<number> {
       "allow-private-network": { type: "boolean", default: false },
       "mcp-url": { type: "string" },
       "site-url": { type: "string" },
+      "payment-test-key": { type: "string" },
+      "payment-method": { type: "string", multiple: true },
       log: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -79,6 +88,8 @@ export async function mockCommand(argv: string[]): Promise<number> {
     if (values[flag] !== undefined && !/^https?:\/\/[^\s/]+/.test(values[flag] as string))
       throw new Error(`--${flag} takes an http(s) URL`);
 
+  // loaded once the arguments are good: bad ones answer without loading the server
+  const { startMock } = await import("./start-mock.ts");
   const mock = await startMock({
     host: values.host,
     port: intOption("port", values.port),
@@ -92,10 +103,19 @@ export async function mockCommand(argv: string[]): Promise<number> {
     allowPrivateNetwork: values["allow-private-network"],
     mcpUrl: values["mcp-url"],
     siteUrl: values["site-url"],
+    paymentTestKey: values["payment-test-key"],
+    paymentMethods: values["payment-method"]
+      ? (await import("../reference/platform/payment-methods.ts")).paymentMethodsFromFlags(
+          undefined,
+          values["payment-method"],
+          process.env,
+        )
+      : undefined,
     logger: values.log,
   });
   console.log(`plumbline mock listening on ${mock.url}`);
   for (const k of mock.keys) console.log(`  key ${k.key}: ${k.credits} credits (${k.credentialType ?? "api_key"})`);
+  console.log(`  pay per request: test method, key ${values["payment-test-key"] ?? DEMO_PAYMENT_KEY}`);
   console.log(`  docs ${mock.url}/docs, admin ${mock.url}/__mock, clock ${values.clock}, seed ${values.seed ?? 1}`);
 
   await new Promise<void>((resolve) => {

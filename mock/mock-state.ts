@@ -1,6 +1,7 @@
 // Everything the mock keeps, and the admin handle over it. The HTTP admin API (/__mock/…) and in-process callers
 // (startMock().admin) use this one object, so both steer the same state.
 import { randomBytes } from "node:crypto";
+import { createMemoryPaymentStore, type PaymentStore } from "../reference/platform/payment-store.ts";
 import { type AccountStore, createMemoryRateLimitStore } from "../reference/platform/stores.ts";
 import type { ErrorCode } from "../spec/index.ts";
 import {
@@ -47,6 +48,8 @@ export interface MockAdmin {
   advanceClock(ms: number): { mode: ClockMode; now: string; epochMs: number };
   setClock(epochMs: number): { mode: ClockMode; now: string; epochMs: number };
   journal: RequestJournal;
+  /** payments received with the Payment scheme (D-payment-charging), newest first */
+  payments: PaymentStore;
   faults: FaultRules;
   batchFailures: { set(rule: BatchFailureRule | null): void; get(): BatchFailureRule | null };
   deepcrawl: Pick<DeepcrawlSimulator, "setSteps" | "setNextScenario" | "list" | "steps">;
@@ -63,6 +66,7 @@ export interface MockState {
   rateLimitStore: ReturnType<typeof createMemoryRateLimitStore>;
   deepcrawl: DeepcrawlSimulator;
   journal: RequestJournal;
+  payments: PaymentStore;
   faults: FaultRules;
   admin: MockAdmin;
   /** the code a batch entry is failed with by the admin rule, or null */
@@ -81,6 +85,7 @@ export function createMockState(o: MockStateOptions): MockState {
     steps: o.deepcrawlSteps,
   });
   const journal = createRequestJournal();
+  const payments = createMemoryPaymentStore();
   const faults = createFaultRules();
   let batchRule: BatchFailureRule | null = null;
   const seedAccounts = () => {
@@ -97,6 +102,7 @@ export function createMockState(o: MockStateOptions): MockState {
       deepcrawl.clear();
       deepcrawl.setSteps({ ...o.deepcrawlSteps });
       journal.clear();
+      payments.clear();
       faults.clear();
       batchRule = null;
       oauth.clear();
@@ -118,6 +124,7 @@ export function createMockState(o: MockStateOptions): MockState {
       return clockView();
     },
     journal,
+    payments,
     faults,
     batchFailures: {
       set(rule) {
@@ -137,6 +144,7 @@ export function createMockState(o: MockStateOptions): MockState {
     rateLimitStore,
     deepcrawl,
     journal,
+    payments,
     faults,
     admin,
     batchFailure(operationId, index) {

@@ -1,6 +1,6 @@
 // The `Prefer` header (RFC 7240) in Prism's vocabulary (`code=`, `example=`, `dynamic=`, `seed=`) plus the mock's
 // own steering: `latency=` (ms), `fault=reset|hang`, `variability=max`, `fail-entries="1,3"` (batch entry indexes),
-// `deepcrawl=failed`. Unknown preferences are ignored, as RFC 7240 asks.
+// `deepcrawl=failed`, `payment=refused|expired|replayed`. Unknown preferences are ignored, as RFC 7240 asks.
 
 export interface Preferences {
   code?: number;
@@ -12,6 +12,8 @@ export interface Preferences {
   variability?: "normal" | "max";
   failEntries?: number[];
   deepcrawl?: "failed" | "completed";
+  /** refuse the presented Payment credential as this would (D-payment-challenge) */
+  payment?: "refused" | "expired" | "replayed";
 }
 
 /** Longest latency or hang the mock will hold a request for, so a test can never hang CI. */
@@ -62,6 +64,9 @@ export function parsePrefer(header: string | string[] | undefined): Preferences 
           .split(/[\s,]+/)
           .map((v) => Number.parseInt(v, 10))
           .filter((n) => Number.isSafeInteger(n) && n >= 0);
+        break;
+      case "payment":
+        if (value === "refused" || value === "expired" || value === "replayed") out.payment = value;
         break;
       case "deepcrawl":
         if (value === "failed" || value === "completed") out.deepcrawl = value;

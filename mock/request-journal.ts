@@ -11,6 +11,8 @@ export interface JournalEntry {
   requestId: string;
   accountId: string | null;
   durationMs: number;
+  /** present when the call was paid with the Payment scheme (D-payment-charging) */
+  payment?: { method: string; amount: string; currency: string; receiptId: string; status: string };
 }
 
 export interface RequestJournal {

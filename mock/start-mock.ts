@@ -1,21 +1,28 @@
 // startMock(): the stateful mock as a typed, in-process API (the `plumbline mock` command is a thin CLI over it).
+
+import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { createPlatform } from "../reference/platform/create-platform.ts";
+import { priceCurrency } from "../reference/platform/payment-challenge.ts";
+import { createPaymentGate } from "../reference/platform/payment-gate.ts";
+import type { PaymentMethodConfig } from "../reference/platform/payment-methods.ts";
 import { type Contract, type ErrorCode, loadContract, type RateLimitPolicy } from "../spec/index.ts";
 import { adminRoutes } from "./admin-routes.ts";
 import type { DeepcrawlSteps } from "./deepcrawl-simulator.ts";
+import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import { createSyntheticEngines } from "./engines/index.ts";
 import { memoizeEngines } from "./memoized-engines.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
 import { createMockState, type MockAdmin } from "./mock-state.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
+import { paymentAdminRoutes } from "./payment-admin-routes.ts";
 import { refuseDeepcrawlTargets, refuseTargets } from "./refused-targets.ts";
 import { steerEngines } from "./steered-engines.ts";
 import { codeForStatus } from "./steered-response.ts";
 import { installSteering, NO_PREFERENCES, preferencesOf } from "./steering-plugin.ts";
 import type { ClockMode } from "./virtual-clock.ts";
 
-export const DEMO_KEY = "plumbline-demo-key";
+export { DEMO_KEY, DEMO_PAYMENT_KEY };
 
 export interface MockOptions {
   host?: string;
@@ -42,6 +49,14 @@ export interface MockOptions {
   contract?: Contract;
   /** the base of the URLs the mock hands out (zipUrl, resource metadata); default: the request's own host */
   publicUrl?: string;
+  /** the key test-method payment credentials are signed with (default DEMO_PAYMENT_KEY) */
+  paymentTestKey?: string;
+  /** further payment methods (Tempo, Stripe) offered beside the test method */
+  paymentMethods?: PaymentMethodConfig[];
+  /** the HMAC secret binding payment challenges (default: random per start) */
+  paymentSecret?: string;
+  /** seconds a payment challenge can be paid (default 300) */
+  paymentChallengeTtlSeconds?: number;
 }
 
 export interface RunningMock {
@@ -72,7 +87,17 @@ export async function buildMock(options: MockOptions = {}) {
   const variabilityOf = (req: Parameters<typeof preferencesOf>[0]) =>
     preferencesOf(req).variability ?? options.variability ?? "normal";
 
+  const payments = await createPaymentGate({
+    methods: [{ method: "test", key: options.paymentTestKey ?? DEMO_PAYMENT_KEY }, ...(options.paymentMethods ?? [])],
+    store: state.payments,
+    secretKey: options.paymentSecret ?? randomBytes(32).toString("base64url"),
+    currency: priceCurrency(contract),
+    recipient: "plumbline",
+    challengeTtlSeconds: options.paymentChallengeTtlSeconds,
+  });
   const app = await createPlatform({
+    payments,
+    paymentFault: (req) => preferencesOf(req).payment ?? null,
     contract,
     accounts: state.apiAccounts,
     // the mock is its own authorization server (oauth-routes.ts)
@@ -109,6 +134,7 @@ export async function buildMock(options: MockOptions = {}) {
     extend: async (app) => {
       installSteering(app, contract, state, seed);
       adminRoutes(app, state.admin);
+      paymentAdminRoutes(app, state.payments);
       await oauthRoutes(app, state.oauth);
     },
   });

@@ -92,6 +92,15 @@ export function installSteering(app: FastifyInstance, contract: Contract, state:
       requestId: req.id,
       accountId: req.account?.id ?? null,
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      ...(req.payment && {
+        payment: {
+          method: req.payment.method,
+          amount: req.payment.amount,
+          currency: req.payment.currency,
+          receiptId: req.payment.receiptId,
+          status: req.payment.status,
+        },
+      }),
     });
     done();
   });

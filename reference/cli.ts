@@ -18,6 +18,8 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                            [--searxng-url URL] [--wikipedia-url URL] [--arxiv-url URL] [--github-api-url URL]
                            [--hackernews-url URL] [--public-search-apis] [--upstream-timeout MS]
                            [--mcp-url URL] [--site-url URL]
+                           [--user-agent UA] [--rate-limit N] [--authorization-server URL]
+                           [--payment-test-key KEY] [--payment-method SPEC ...] [--log]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 ${INDEX_HELP}
@@ -67,6 +69,13 @@ ${SEARCH_UPSTREAM_HELP}
                           without it authorization_servers is empty: this reference issues no OAuth tokens
   --mcp-url URL           {mcp_url}: the hosted MCP endpoint is {mcp_url}/mcp (default: the base URL)
   --site-url URL          {site_url} named by the discovery documents (default: the base URL)
+  --payment-test-key KEY  accept the local test payment method, credentials signed with KEY (D-payment-methods);
+                          with no payment method at all, a fresh test key is made and printed at start
+  --payment-method SPEC   accept a production method (repeatable): tempo:currency=0x…,recipient=0x…[,testnet]
+                          or stripe:network-id=ID[,payment-method-types=card+link][,decimals=2] with
+                          STRIPE_SECRET_KEY in the environment (both settle on networks: not exercised offline)
+       plumbline reference payments list [--limit N] [--json] [--data-dir DIR | --database-url URL]
+                          the payments received with the Payment scheme, newest first
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
   index add URL...        fill the search index from each site's sitemap (else its links): every page is fetched
                           and indexed; /crawl, crawl_results and deepcrawl add the pages they fetch too
@@ -216,6 +225,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   if (argv[0] === "keys") return keysCommand(argv.slice(1));
   if (argv[0] === "auth-server") return authServerCommand(argv.slice(1));
   if (argv[0] === "index") return indexCommand(argv.slice(1));
+  if (argv[0] === "payments") return (await import("./payments-command.ts")).paymentsCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -241,6 +251,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "browser-contexts": { type: "string" },
       ...DEEPCRAWL_FLAGS,
       ...SEARCH_UPSTREAM_FLAGS,
+      "payment-test-key": { type: "string" },
+      "payment-method": { type: "string", multiple: true },
     },
   });
   if (values.help) {
@@ -275,6 +287,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   for (const flag of ["mcp-url", "site-url"] as const)
     if (values[flag] !== undefined && !/^https?:\/\/[^\s/]+/.test(values[flag] as string))
       throw new Error(`--${flag} takes an http(s) URL`);
+  const { paymentMethodsFromFlags } = await import("./platform/payment-methods.ts");
+  const payment = paymentMethodsFromFlags(values["payment-test-key"], values["payment-method"], process.env);
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -303,11 +317,15 @@ export async function referenceCommand(argv: string[]): Promise<number> {
         }
       : undefined,
     logger: values.log,
+    paymentTestKey: values["payment-test-key"],
+    paymentMethods: payment.filter((m) => m.method !== "test"),
     ...deepcrawlOptions(values),
     searchUpstreams,
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
   if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);
+  if (ref.paymentTestKey && !values["payment-test-key"])
+    console.log(`  pay per request: no payment method configured; test method with key ${ref.paymentTestKey}`);
   await waitForSignal(() => ref.close());
   return 0;
 }

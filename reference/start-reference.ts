@@ -1,5 +1,7 @@
 // startReference(): the reference implementation as a typed, in-process API (`plumbline reference` wraps it):
 // the shared platform over SQL stores (SQLite by default, PostgreSQL with databaseUrl) and real engines.
+
+import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index.ts";
 import type { CookieSecureMode } from "./auth/account-pages.ts";
@@ -27,6 +29,10 @@ import { createTrendingEngine } from "./engines/trending-engine.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
+import { priceCurrency } from "./platform/payment-challenge.ts";
+import { createPaymentGate } from "./platform/payment-gate.ts";
+import type { PaymentMethodConfig } from "./platform/payment-methods.ts";
+import type { PaymentStore } from "./platform/payment-store.ts";
 import { defaultSearchService } from "./platform/request-defaults.ts";
 import { realClock } from "./platform/stores.ts";
 import { createPageIndex } from "./search/create-page-index.ts";
@@ -36,6 +42,7 @@ import { createBackendRouter, type SearchUpstreams } from "./search/search-backe
 import { createSearchEngines } from "./search/search-engine.ts";
 import { openDatabase } from "./store/open-database.ts";
 import { createSqlAccounts, type SqlAccounts } from "./store/sql-accounts.ts";
+import { createSqlPayments, migratePayments, paymentSecret } from "./store/sql-payments.ts";
 import { createSqlRateLimitStore } from "./store/sql-rate-limits.ts";
 
 export interface ReferenceOptions {
@@ -88,6 +95,16 @@ export interface ReferenceOptions {
   onDeepcrawlPage?: DeepcrawlPageHook;
   /** search upstreams (SearXNG, Wikipedia, arXiv, GitHub, Hacker News); without them the local page index answers */
   searchUpstreams?: SearchUpstreams;
+  /** the key of the local test payment method (`--payment-test-key`); see D-payment-methods */
+  paymentTestKey?: string;
+  /** production payment methods (Tempo, Stripe) */
+  paymentMethods?: PaymentMethodConfig[];
+  /** the HMAC secret binding payment challenges (default: created once and kept in the database) */
+  paymentSecret?: string;
+  /** seconds a payment challenge can be paid (default 300) */
+  paymentChallengeTtlSeconds?: number;
+  /** the recipient named in payment challenges (default "plumbline") */
+  paymentRecipient?: string;
 }
 
 export interface RunningReference {
@@ -102,6 +119,10 @@ export interface RunningReference {
   deepcrawl: ReferenceDeepcrawl | null;
   /** the full-text index of every page fetched; search and news answer from it when no upstream serves a value */
   pageIndex: PageIndex;
+  /** the test payment method's key: the one given, or a fresh one when no payment method was configured */
+  paymentTestKey: string | null;
+  /** the payments received (what `plumbline reference payments list` prints) */
+  payments: PaymentStore;
   close(): Promise<void>;
 }
 
@@ -143,6 +164,21 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     trending: createTrendingEngine({ contract, http: upstreamHttp, ...o.trending }),
     extract: createExtractEngine({ http, model: o.extractModel }),
   };
+  await migratePayments(opened.db, opened.dialect);
+  const payments = createSqlPayments(opened.db);
+  // D-payment-methods: with no method configured, a test method with a fresh key keeps the flow usable
+  const paymentTestKey = o.paymentTestKey ?? (o.paymentMethods?.length ? null : randomBytes(18).toString("base64url"));
+  const gate = await createPaymentGate({
+    methods: [
+      ...(paymentTestKey ? [{ method: "test" as const, key: paymentTestKey }] : []),
+      ...(o.paymentMethods ?? []),
+    ],
+    store: payments,
+    secretKey: o.paymentSecret ?? (await paymentSecret(opened.db)),
+    currency: priceCurrency(contract),
+    recipient: o.paymentRecipient ?? "plumbline",
+    challengeTtlSeconds: o.paymentChallengeTtlSeconds,
+  });
   // the authorization server's tables always exist, so tokens of a separate one on this database are recognised
   await migrateAuth(authView(opened.db), opened.dialect);
   const rateLimitStore = createSqlRateLimitStore(opened.db);
@@ -177,6 +213,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
         },
       });
   const platformOptions = {
+    payments: gate,
+    paymentRecipient: o.paymentRecipient,
     contract,
     accounts: withOAuthTokens(accounts, authView(opened.db)),
     // in the database: several instances behind one balancer count an account's requests together
@@ -215,6 +253,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     database: `${opened.dialect} ${opened.location}`,
     deepcrawl,
     pageIndex,
+    paymentTestKey,
+    payments,
     async close() {
       await app.close();
       // the worker lets its running tasks go (their leases released) before the database closes

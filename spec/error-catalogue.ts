@@ -76,6 +76,26 @@ export const ERROR_CATALOGUE = {
     message: "The credit balance cannot cover this call",
     when: "a key holder whose balance is below the call's price",
   },
+  PLB_PAYMENT_INVALID: {
+    status: 402,
+    message: "The payment credential was refused",
+    when: "a Payment credential that is malformed, was not issued here, is for another operation or fails its method's verification",
+  },
+  PLB_PAYMENT_EXPIRED: {
+    status: 402,
+    message: "The payment challenge has expired",
+    when: "a Payment credential whose challenge is past its expiry",
+  },
+  PLB_PAYMENT_REPLAYED: {
+    status: 402,
+    message: "This payment credential was already used",
+    when: "a Payment credential presented a second time (credentials are single use)",
+  },
+  PLB_PAYMENT_AMOUNT: {
+    status: 402,
+    message: "The payment credential is for another amount",
+    when: "a Payment credential whose amount is not this call's price (batches are priced per entry)",
+  },
   PLB_TARGET_FORBIDDEN: {
     status: 403,
     message: "The target URL is not allowed",

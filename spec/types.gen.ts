@@ -984,10 +984,16 @@ export type components = {
          */
         WwwAuthenticateBearer: string;
         /**
-         * @description MPP payment challenge, `Payment id="…", realm="…", method="…", intent="charge", request="<base64url JSON>"`,
-         *     followed by a Bearer challenge naming the protected-resource metadata (D-payment-challenge).
+         * @description Payment scheme challenge(s), `Payment id="…", realm="…", method="…", intent="charge", request="<base64url
+         *     JSON>", expires="…"`, followed by a Bearer challenge naming the protected-resource metadata
+         *     (D-payment-challenge).
          */
         WwwAuthenticatePayment: string;
+        /**
+         * @description On an answer paid with a Payment credential: the payment's receipt, base64url of JSON `{method, reference,
+         *     status: "success", timestamp}` (D-payment-challenge, D-payment-charging).
+         */
+        PaymentReceipt: string;
         /** @description The payment challenge is never cached (D-payment-challenge). */
         CacheControlNoStore: "no-store";
         /** @description Seconds to wait before retrying (D-rate-limits). */
@@ -1018,6 +1024,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1051,6 +1058,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1084,6 +1092,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1119,6 +1128,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1157,6 +1167,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1190,6 +1201,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1223,6 +1235,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1256,6 +1269,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Payment-Receipt": components["headers"]["PaymentReceipt"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };

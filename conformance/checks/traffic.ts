@@ -1,6 +1,10 @@
 // Cross-cutting checks over every exchange the run made with the target's operations (phase "traffic": they run
 // after all others). Each answer is judged against the document for its operation and status.
-import { PAYMENT_PROBLEM_TYPE, STATUS_LABELS } from "../../spec/index.ts";
+import { STATUS_LABELS } from "../../spec/index.ts";
+import { requestPrice } from "../../spec/payment-amount.ts";
+
+const PAYMENT_PROBLEM_BASE = "https://paymentauth.org/problems/";
+
 import { describe, failure, status } from "../check-helpers.ts";
 import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts";
 
@@ -182,7 +186,7 @@ function paymentParams(header: string): Record<string, string> | null {
 
 const paymentChallenge = traffic({
   id: "payment-challenge",
-  title: "Every 402 carries the MPP challenge: Payment id/realm/method mpp/intent/request with the operation's price",
+  title: "Every 402 carries a Payment challenge: id/realm/method/intent charge/expiry and the request's price",
   severity: "major",
   section: "What the service does 2-3; Authentication",
   basis: { kind: "decision", decision: "D-payment-challenge" },
@@ -195,7 +199,9 @@ const paymentChallenge = traffic({
       const p = paymentParams(r.headers["www-authenticate"] ?? "");
       const body = (r.json ?? {}) as Record<string, unknown>;
       const pricing = ctx.contract.prices.get(ex.operationId as string);
-      const price = pricing?.price;
+      // the price of what was sent: the operation's price per entry, surcharges included (D-payment-challenge)
+      const price = pricing ? requestPrice(ctx.contract.prices, ex.operationId as string, ex.sent) : undefined;
+      const expires = Date.parse(p?.expires ?? "");
       let request: Record<string, unknown> = {};
       try {
         request = JSON.parse(Buffer.from(p?.request ?? "", "base64url").toString("utf8"));
@@ -205,11 +211,12 @@ const paymentChallenge = traffic({
       const problems = [
         !p && "no Payment challenge in WWW-Authenticate",
         p && !(p.id && p.realm && p.method) && "challenge lacks id, realm or method",
-        p?.method && pricing && p.method !== pricing.protocol && `method ${p.method} is not ${pricing.protocol}`,
         p && p.intent !== "charge" && 'intent is not "charge"',
+        p && Number.isNaN(expires) && "challenge has no expires",
+        p && expires < Date.now() - ex.durationMs - 60_000 && `challenge expired on issue (${p.expires})`,
         p && request.amount !== price && `request amount ${String(request.amount)} is not the price ${price}`,
         r.headers["cache-control"] !== "no-store" && "Cache-Control is not no-store",
-        body.type !== PAYMENT_PROBLEM_TYPE && "problem type is not the payment-required type",
+        !String(body.type).startsWith(PAYMENT_PROBLEM_BASE) && "problem type is not a paymentauth.org problem type",
         body.status !== 402 && "problem status is not 402",
         p && body.challengeId !== p.id && "challengeId differs from the challenge id",
       ].filter((x): x is string => typeof x === "string");

@@ -43,6 +43,10 @@ describe("plumbline conform against the mock", () => {
       "KEY",
       "--broke-api-key",
       "BROKE",
+      "--payment-method",
+      "test",
+      "--payment-key",
+      "plumbline-demo-payment-key",
       "--report-dir",
       dir,
     ]);
@@ -54,6 +58,13 @@ describe("plumbline conform against the mock", () => {
     const record = JSON.parse(readFileSync(join(dir, REPORT_FILES.json), "utf8")) as ConformanceResult;
     expect(record.summary.failed).toBe(0);
     expect(record.boundSet).toBe("primary");
+    const payments = record.checks.filter((c) => c.id.startsWith("payment-") && c.id !== "payment-challenge");
+    expect(payments.map((c) => [c.id, c.status])).toEqual([
+      ["payment-challenge-parameters", "passed"],
+      ["payment-receipt", "passed"],
+      ["payment-replay-refused", "passed"],
+      ["payment-amount-refused", "passed"],
+    ]);
     expect(record.creditsSpent).toBeLessThanOrEqual(record.planCredits);
     // the mock cannot fetch real pages: semantic checks are skipped with the reason, never passed
     const skipped = record.checks.filter((x) => x.status === "skipped");
@@ -97,6 +108,34 @@ describe("plumbline conform against the mock", () => {
     });
     expect(r.checks[0]).toMatchObject({ status: "skipped", reason: expect.stringContaining("--broke-api-key") });
     expect(r.exitCode).toBe(0);
+  });
+
+  it("skips the payment checks with a warning when no test payment key is given", async () => {
+    const r = await runConformance({
+      target: mock.url,
+      apiKey: "KEY",
+      reportDir: null,
+      only: ["payment-receipt", "payment-replay-refused"],
+    });
+    for (const c of r.checks)
+      expect(c).toMatchObject({
+        status: "skipped",
+        reason: expect.stringMatching(/^warning: .*--payment-method test/),
+      });
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("fails the payment checks when the key is not the target's: the paid call is refused", async () => {
+    const r = await runConformance({
+      target: mock.url,
+      apiKey: "KEY",
+      reportDir: null,
+      paymentMethod: "test",
+      paymentKey: "not-the-mock-key",
+      only: ["payment-receipt"],
+    });
+    expect(r.checks[0].status).toBe("failed");
+    expect(r.exitCode).toBe(1);
   });
 
   it("exits 2 on bad arguments (CLI)", async () => {

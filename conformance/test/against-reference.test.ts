@@ -19,7 +19,7 @@ beforeAll(async () => {
   upstreams = await startUpstreamStandIns();
   reference = await startReferenceProcess({
     keys: ["KEY:100000", "BROKE:0"],
-    args: ["--rate-limit", "0", ...upstreams.args],
+    args: ["--rate-limit", "0", "--payment-test-key", "reference-conformance-pay", ...upstreams.args],
   });
   // an account of the reference's sign-up page, for the OAuth checks to consent with in headless Chromium
   await signUpOverHttp(reference.url, "conformer", "conformance-password");
@@ -29,6 +29,8 @@ beforeAll(async () => {
     target: reference.url,
     apiKey: "KEY",
     brokeApiKey: "BROKE",
+    paymentMethod: "test",
+    paymentKey: "reference-conformance-pay",
     reportDir: null,
     operations: ["crawl", "sitemap", "screenshot", "deepcrawl", "trending", "extract", "search", "news"],
   });
@@ -61,6 +63,14 @@ describe("the suite against the reference, --operations crawl,sitemap,trending,e
       "trending-max-results",
     ];
     for (const id of real) expect(by(id), id).toBe("passed");
+    // paid for with the test method: a crawl of the run's own fixture page (issue 16)
+    for (const id of [
+      "payment-challenge-parameters",
+      "payment-receipt",
+      "payment-replay-refused",
+      "payment-amount-refused",
+    ])
+      expect(by(id), id).toBe("passed");
     const skipped = result.checks.filter((c) => c.status === "skipped");
     // the OAuth checks run too: the mounted authorization server, consented to in headless Chromium
     const unselected = skipped.filter((c) => c.reason !== "operation not selected");

@@ -329,7 +329,7 @@ const VARIANTS: Variant[] = [
     fails: "trending-max-results",
   },
   {
-    name: "a payment challenge naming another payment method",
+    name: "a payment challenge without its expiry",
     fault: {
       rewrite: (_req, res) =>
         res.status === 402
@@ -337,7 +337,7 @@ const VARIANTS: Variant[] = [
               ...res,
               headers: {
                 ...res.headers,
-                "www-authenticate": String(res.headers["www-authenticate"]).replace('method="mpp"', 'method="x402"'),
+                "www-authenticate": String(res.headers["www-authenticate"]).replace(/, expires="[^"]*"/, ""),
               },
             }
           : res,

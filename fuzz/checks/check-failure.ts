@@ -15,6 +15,8 @@ export const CHECKS = {
   "error-names-field": "a 422 lists the violated field and keyword in errors[] (D-error-codes)",
   "rejected-not-charged": "a refused call leaves the balance unchanged (D-charging)",
   "model-balance": "the balance equals the model's after every command",
+  "model-payment":
+    "a paid call gets its 402 challenge at the request's price, answers with a Payment-Receipt, refuses a replay",
   "model-task-state": "every deepcrawl task is where the model says (D-deepcrawl-states)",
   "health-after-run": "GET /health answers 200 after the run",
 } as const;

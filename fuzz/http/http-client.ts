@@ -16,6 +16,8 @@ export interface FuzzRequest {
   rawBody?: string;
   /** defaults to application/json when a body is sent */
   contentType?: string;
+  /** extra request headers (an `Authorization: Payment …` credential, sent with no key) */
+  headers?: Record<string, string>;
 }
 
 export type HttpOutcome =
@@ -82,6 +84,7 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
     const payload = req.rawBody ?? (req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body), "utf8"));
     const headers: Record<string, string | number> = { accept: "application/json, */*" };
     if (key) headers.authorization = `Bearer ${key}`;
+    Object.assign(headers, req.headers);
     if (payload !== undefined) {
       headers["content-type"] = req.contentType ?? "application/json";
       headers["content-length"] = Buffer.byteLength(payload);

@@ -11,9 +11,11 @@ import { waiverFor } from "../checks/waivers.ts";
 import type { FuzzCase } from "../fuzz-case.ts";
 import { type EndState, lifecycleOf } from "./deepcrawl-states.ts";
 import type { Model, Real, TaskModel } from "./model-state.ts";
+import { paidCall } from "./paid-call.ts";
 
 export type CommandSpec =
   | { kind: "call"; operationId: string; body: unknown; fetched?: Fetched }
+  | { kind: "paid-call"; operationId: string; body: unknown; fetched?: Fetched }
   | { kind: "usage" }
   | { kind: "poll"; task: number }
   | { kind: "poll-unknown"; taskId: string }
@@ -27,6 +29,7 @@ export class ModelCommand implements fc.AsyncCommand<Model, Real, false> {
   check(m: Readonly<Model>): boolean {
     if (this.spec.kind === "advance") return m.clock && m.exact !== null;
     if (this.spec.kind === "poll") return m.tasks.length > 0;
+    if (this.spec.kind === "paid-call") return m.paying;
     return true;
   }
 
@@ -40,6 +43,7 @@ export class ModelCommand implements fc.AsyncCommand<Model, Real, false> {
   toString(): string {
     const s = this.spec;
     if (s.kind === "call") return `${s.operationId}(${JSON.stringify(s.body).slice(0, 160)})`;
+    if (s.kind === "paid-call") return `pay:${s.operationId}(${JSON.stringify(s.body).slice(0, 160)})`;
     if (s.kind === "advance") return `advance(${s.ms})`;
     if (s.kind === "poll") return `poll(task ${s.task})`;
     if (s.kind === "poll-unknown") return `poll(${s.taskId})`;
@@ -58,6 +62,7 @@ async function execute(s: CommandSpec, m: Model, r: Real): Promise<CheckFailure[
   }
   if (s.kind === "poll") return pollTask(m, r, m.tasks[s.task % m.tasks.length]);
   if (s.kind === "poll-unknown") return pollUnknown(r, s.taskId);
+  if (s.kind === "paid-call") return paidCall(s, r);
   const c: FuzzCase = {
     operationId: s.operationId,
     request: { method: "POST", path: r.contract.operation(s.operationId).path, body: s.body },

@@ -53,6 +53,8 @@ export interface ModelSetup {
   waivers?: readonly Waiver[];
   /** the run's --only list */
   only?: readonly string[];
+  /** the target's test payment key: the model pays for calls too (--payment-key) */
+  paymentKey?: string;
 }
 
 function advanceArbitrary(target: TargetInfo): fc.Arbitrary<number> {
@@ -79,6 +81,23 @@ export function modelCommands(setup: ModelSetup): fc.Arbitrary<ModelCommand>[] {
     ),
   );
   const out = [...calls, fc.constant(cmd({ kind: "usage" }))];
+  if (setup.paymentKey) {
+    // paying commands: every selected operation but deepcrawl (a paid start's task is not the model account's), as
+    // one choice among the others, so they do not crowd out the account's own calls (each is three requests)
+    const paying = selected
+      .filter((x) => x.operationId !== TASKS_OPERATION)
+      .map((c) =>
+        c.valid.map((v) =>
+          cmd({
+            kind: "paid-call",
+            operationId: v.operationId,
+            body: v.request.body,
+            ...(v.fetched ? { fetched: v.fetched } : {}),
+          }),
+        ),
+      );
+    if (paying.length > 0) out.push(fc.oneof(...paying));
+  }
   if (selected.some((c) => c.operationId === TASKS_OPERATION)) {
     out.push(
       fc.nat(16).map((task) => cmd({ kind: "poll", task })),
@@ -113,7 +132,14 @@ export async function startModelRun(
     balance = read.balance;
   }
   const manual = setup.target.admin && setup.target.clock === "manual";
-  const model: Model = { balance, tasks: [], now: 0, exact: manual ? setup.target.steps : null, clock: manual };
+  const model: Model = {
+    balance,
+    tasks: [],
+    now: 0,
+    exact: manual ? setup.target.steps : null,
+    clock: manual,
+    paying: Boolean(setup.paymentKey),
+  };
   const real: Real = {
     contract: setup.contract,
     client: setup.client,
@@ -122,6 +148,7 @@ export async function startModelRun(
     log: [],
     waivers: setup.waivers ?? [],
     waived,
+    paymentKey: setup.paymentKey,
   };
   return { model, real };
 }

@@ -24,6 +24,8 @@ export interface Model {
   exact: Steps | null;
   /** the target advertises /__mock: clock commands are available */
   clock: boolean;
+  /** a test payment key was given: paying commands are available */
+  paying: boolean;
 }
 
 export interface Real {
@@ -38,4 +40,6 @@ export interface Real {
   waivers: readonly Waiver[];
   /** calls covered by a waiver, by waiver id */
   waived: Record<string, number>;
+  /** the target's test payment key: paying commands run (D-payment-methods) */
+  paymentKey?: string;
 }

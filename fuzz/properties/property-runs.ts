@@ -26,6 +26,8 @@ export interface RunContext {
   waivers: readonly Waiver[];
   /** the run's --only list (the model drives some operations only when named, model-property.ts) */
   only?: readonly string[];
+  /** the target's test payment key: the stateful model pays for calls too */
+  paymentKey?: string;
   /** the live counters of the running workers, summed for progress lines */
   progress: Array<{ readonly cases: number }>;
   /** credits the input properties may still spend of the given key (--max-credits); absent: no cap */

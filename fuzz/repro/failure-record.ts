@@ -29,6 +29,11 @@ function sequenceCurls(ctx: FailureContext, commands: CommandSpec[]): string[] {
     if (c.kind === "call")
       return [curlCommand(ctx.baseUrl, { method: "POST", path: ctx.paths(c.operationId), body: c.body })];
     if (c.kind === "usage") return [curlCommand(ctx.baseUrl, { method: "GET", path: "/usage" })];
+    if (c.kind === "paid-call")
+      return [
+        `# paid with the test method: the anonymous call's challenge, then Authorization: Payment <credential>`,
+        curlCommand(ctx.baseUrl, { method: "POST", path: ctx.paths(c.operationId), body: c.body }),
+      ];
     if (c.kind === "poll-unknown")
       return [curlCommand(ctx.baseUrl, { method: "GET", path: `/deepcrawl/status/${encodeURIComponent(c.taskId)}` })];
     if (c.kind === "advance")

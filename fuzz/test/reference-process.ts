@@ -6,7 +6,12 @@ export type { ReferenceProcess } from "../../test-support/reference-process.ts";
 
 /** One funded key, no rate limit (a real limit would only make the run wait on 429s). */
 export const REFERENCE_KEY = "fuzz-ref-key";
+/** the reference's test payment key: the model pays for calls too (issue 16) */
+export const REFERENCE_PAYMENT_KEY = "fuzz-ref-payment-key";
 
 export function startReferenceProcess(): Promise<ReferenceProcess> {
-  return start({ keys: [`${REFERENCE_KEY}:1000000000`], args: ["--rate-limit", "0"] });
+  return start({
+    keys: [`${REFERENCE_KEY}:1000000000`],
+    args: ["--rate-limit", "0", "--payment-test-key", REFERENCE_PAYMENT_KEY],
+  });
 }

@@ -14,7 +14,7 @@ function decodeRequest(header: string): Record<string, string> {
 }
 
 describe("authentication", () => {
-  it("answers an anonymous call to every paid operation with the 402 MPP challenge", async () => {
+  it("answers an anonymous call to every paid operation with the 402 Payment challenge", async () => {
     for (const op of h.contract.contractOperations.filter((o) => o.pricing)) {
       const r = await h.post(op.path, bodies(op.operationId), null);
       expect(r.status, op.operationId).toBe(402);
@@ -22,7 +22,7 @@ describe("authentication", () => {
       expect(r.headers.get("cache-control")).toBe("no-store");
       const www = r.headers.get("www-authenticate") ?? "";
       expect(www).toMatch(
-        /^Payment id="ch_[0-9a-f]+", realm="127\.0\.0\.1:\d+", method="mpp", intent="charge", request="[\w-]+"/,
+        /^Payment id="[\w-]{43}", realm="127\.0\.0\.1", method="test", intent="charge", request="[\w-]+"/,
       );
       expect(www).toContain(`Bearer resource_metadata="${h.mock.url}/.well-known/oauth-protected-resource"`);
       expect(decodeRequest(www)).toEqual({ amount: op.pricing?.price, currency: "usd", recipient: "plumbline" });
@@ -38,9 +38,11 @@ describe("authentication", () => {
     }
   });
 
-  it("challenges before parsing: an anonymous call with a malformed body still gets 402", async () => {
+  it("prices the challenge from the body, so an anonymous call with a malformed body gets 400 (D-payment-challenge)", async () => {
     const r = await h.call("POST", "/search", { raw: "{", key: null, headers: { "content-type": "application/json" } });
-    expect(r.status).toBe(402);
+    expect(r.status).toBe(400);
+    const invalid = await h.post("/search", { query: "" }, null);
+    expect(invalid.status, "a well-formed but invalid body is still challenged").toBe(402);
   });
 
   it("answers an unknown, malformed or revoked bearer with 401 invalid_token naming the metadata", async () => {

@@ -5,6 +5,7 @@ import type { onRequestHookHandler } from "fastify";
 import fp from "fastify-plugin";
 import { type OperationSpec, serializeError } from "../../spec/index.ts";
 import { bearerChallenge, paymentChallenge, priceCurrency } from "./payment-challenge.ts";
+import { hasPaymentCredential } from "./payment-gate.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { addOperationHook, baseUrlOf, sendError } from "./request-state.ts";
 
@@ -16,11 +17,12 @@ export function bearerCredential(header: string | undefined): string | null {
 }
 
 export const authPlugin = fp<
-  Pick<PlatformOptions, "contract" | "accounts" | "clock" | "publicUrl" | "paymentRecipient">
+  Pick<PlatformOptions, "contract" | "accounts" | "clock" | "publicUrl" | "paymentRecipient" | "payments">
 >(
   async (app, o) => {
     app.decorateRequest("operation", null);
     app.decorateRequest("account", null);
+    app.decorateRequest("payment", null);
     const currency = priceCurrency(o.contract);
 
     // bound to each contract route's operation when it is registered (addOperationHook); it runs after the global
@@ -32,6 +34,9 @@ export const authPlugin = fp<
       return (req, reply, done) => {
         req.operation = op;
         if (op.auth === "none") return done();
+        // pay-per-request: the paid handler challenges or verifies once the body, and so the price, is known
+        const auth = req.headers.authorization;
+        if (op.pricing && o.payments && (auth === undefined || hasPaymentCredential(auth))) return done();
         const credential = bearerCredential(req.headers.authorization);
         if (credential === null) {
           if (op.auth === "optional") return done();

@@ -8,10 +8,13 @@ import {
   type OperationSpec,
   serializeError,
 } from "../../spec/index.ts";
+import { addAmounts, entryPrice, requestPrice } from "../../spec/payment-amount.ts";
 import { type BatchEntry, runBatch, summarize } from "./batch.ts";
 import type { EngineContext } from "./engines.ts";
 import { chargedFailure, type ExecutionContext, type Executor, type Produced } from "./operation-executors.ts";
+import { payerAccount, recordPayment } from "./payment-accounting.ts";
 import { paymentChallenge, priceCurrency } from "./payment-challenge.ts";
+import { type AdmittedPayment, hasPaymentCredential } from "./payment-gate.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { trendingPlatforms } from "./request-defaults.ts";
 import { baseUrlOf, sendError } from "./request-state.ts";
@@ -57,9 +60,12 @@ export function createPaidHandler(
     ctx: ExecutionContext,
     requestId: string,
     inBatch: boolean,
+    paid: boolean,
   ): Promise<Outcome> {
     const exec = executors[op.operationId];
     const credits = contract.prices.entryCredits(op.operationId, entry);
+    // a call paid with a Payment credential charges nobody's credits (D-payment-charging)
+    if (paid) return runPaid(op, entry, ctx, requestId, inBatch, credits);
     const hold = await accounts.hold(ctx.account.id, credits, { operationId: op.operationId, requestId });
     if (!hold) {
       const balance = await accounts.balance(ctx.account.id);
@@ -90,7 +96,58 @@ export function createPaidHandler(
     return { ok: false, code: r.code, message: r.message, cost: 0 };
   }
 
-  function failure(reply: FastifyReply, req: FastifyRequest, op: OperationSpec, out: Extract<Outcome, { ok: false }>) {
+  async function runPaid(
+    op: OperationSpec,
+    entry: unknown,
+    ctx: ExecutionContext,
+    requestId: string,
+    inBatch: boolean,
+    credits: number,
+  ): Promise<Outcome> {
+    let r: Awaited<ReturnType<Executor>>;
+    try {
+      r = await executors[op.operationId](entry, ctx);
+    } catch (err) {
+      onBug(err, requestId);
+      return { ok: false, code: "PLB_INTERNAL", cost: 0 };
+    }
+    if (r.ok) return { ok: true, value: r.value, cost: credits };
+    const charged = !inBatch && chargedFailure(op.operationId, r.code);
+    return { ok: false, code: r.code, message: r.message, cost: charged ? credits : 0 };
+  }
+
+  /** Records what the call kept of its payment and hands the client its receipt when it kept something. */
+  async function settlePayment(
+    reply: FastifyReply,
+    req: FastifyRequest,
+    op: OperationSpec,
+    payment: AdmittedPayment | null,
+    capturedAmount: string,
+  ) {
+    if (!payment || !o.payments) return;
+    const record = await recordPayment(o.payments.store, payment, {
+      operationId: op.operationId,
+      requestId: req.id,
+      capturedAmount,
+      nowMs: o.clock.now(),
+    });
+    req.payment = record;
+    if (record.status !== "voided")
+      reply.header("payment-receipt", payment.receiptHeader).header("cache-control", "private");
+  }
+
+  async function failure(
+    reply: FastifyReply,
+    req: FastifyRequest,
+    op: OperationSpec,
+    out: Extract<Outcome, { ok: false }>,
+  ) {
+    if ((out.code === "PLB_INSUFFICIENT_CREDITS" || out.code === "PLB_PAYMENT_REQUIRED") && o.payments) {
+      // a key holder out of credits can still pay for this call with the Payment scheme
+      const amount = requestPrice(contract.prices, op.operationId, req.body);
+      const { error, headers } = await o.payments.challenge(req, op, amount, out.code, out.message);
+      return sendError(reply, error, headers);
+    }
     if (out.code === "PLB_INSUFFICIENT_CREDITS" || out.code === "PLB_PAYMENT_REQUIRED") {
       const { error, headers } = paymentChallenge(out.code, out.message, {
         baseUrl: baseUrlOf(req, o.publicUrl),
@@ -107,8 +164,13 @@ export function createPaidHandler(
 
   return async function paidHandler(req: FastifyRequest, reply: FastifyReply) {
     const op = req.operation as OperationSpec;
-    const account = req.account as Account;
     const body = req.body;
+    const amount = req.account ? "0" : requestPrice(contract.prices, op.operationId, body);
+    if (!req.account && o.payments && !hasPaymentCredential(req.headers.authorization)) {
+      // D-payment-challenge: priced from the body (batches per entry), so it comes once the body is parsed
+      const { error, headers } = await o.payments.challenge(req, op, amount);
+      return sendError(reply, error, headers);
+    }
     const check = contract.validators.checkBody(op.operationId, body);
     if (!check.ok) {
       if (check.kind === "shape") return sendError(reply, serializeError("PLB_BODY_SHAPE"));
@@ -126,11 +188,21 @@ export function createPaidHandler(
       const bad = semanticError(contract, op, entry);
       if (bad) return sendError(reply, bad);
     }
+    let payment: AdmittedPayment | null = null;
+    if (!req.account && o.payments) {
+      // verified (and spent) only now: a credential for another amount is refused before any work is done
+      const admitted = await o.payments.admit(req, op, amount, o.paymentFault?.(req));
+      if (!admitted.ok) return sendError(reply, admitted.refusal.error, admitted.refusal.headers);
+      payment = admitted.payment;
+    }
+    const account = (payment ? payerAccount(payment) : req.account) as Account;
+    const paid = payment !== null;
     const engine: EngineContext = { requestId: req.id, variability: "normal", seed: 0, ...o.engineContext?.(req) };
     const ctx: ExecutionContext = { engine, account };
 
     if (!check.batch) {
-      const out = await runCharged(op, body, ctx, req.id, false);
+      const out = await runCharged(op, body, ctx, req.id, false, paid);
+      await settlePayment(reply, req, op, payment, out.cost > 0 ? amount : "0");
       if (!out.ok) return failure(reply, req, op, out);
       return reply
         .code(out.value.status)
@@ -150,6 +222,7 @@ export function createPaidHandler(
               { ...ctx, engine: { ...engine, requestId: `${req.id}.${index}` } },
               req.id,
               true,
+              paid,
             );
         if (out.ok) return { success: true, data: out.value.payload, cost: out.cost };
         const status = ERROR_CATALOGUE[out.code].status;
@@ -162,6 +235,15 @@ export function createPaidHandler(
       },
     );
 
+    await settlePayment(
+      reply,
+      req,
+      op,
+      payment,
+      addAmounts(
+        results.flatMap((r, i) => (r.success ? [entryPrice(contract.prices, op.operationId, entries[i])] : [])),
+      ),
+    );
     if (op.operationId === "crawl") {
       // D-crawl-batch: an array of the crawl responses that succeeded; when none did, the first failure answers
       const ok = results.filter((r) => r.success).map((r) => (r as { data: unknown }).data);

@@ -3,6 +3,7 @@ import type { FastifyRequest } from "fastify";
 import type { Contract, ErrorCode, RateLimitPolicy } from "../../spec/index.ts";
 import type { DeepcrawlService } from "./deepcrawl-service.ts";
 import type { EngineContext, Engines } from "./engines.ts";
+import type { PaymentFault, PaymentGate } from "./payment-gate.ts";
 import type { AccountStore, Clock, RateLimitStore } from "./stores.ts";
 
 export interface PlatformOptions {
@@ -34,4 +35,8 @@ export interface PlatformOptions {
   engineContext?: (req: FastifyRequest) => Partial<EngineContext>;
   /** lets the mock fail chosen batch entries: a catalogue code, or null to run the entry */
   batchEntryFault?: (operationId: string, index: number, req: FastifyRequest) => ErrorCode | null;
+  /** pay-per-request with the Payment scheme (D-payment-challenge); absent: the 402 names no payable method */
+  payments?: PaymentGate;
+  /** lets the mock refuse a presented Payment credential as expired, replayed or refused (Prefer: payment=…) */
+  paymentFault?: (req: FastifyRequest) => PaymentFault | null;
 }

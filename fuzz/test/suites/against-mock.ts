@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FuzzResult, runFuzz } from "../../run-fuzz.ts";
 import { MOCK_KNOWN_ISSUES } from "../mock-known-issues.ts";
-import { MOCK_KEY } from "../mock-process.ts";
+import { MOCK_KEY, MOCK_PAYMENT_KEY } from "../mock-process.ts";
 import type { SharedMock } from "./shared-mock.ts";
 
 const BUDGET_SECONDS = Number(process.env.PLUMBLINE_FUZZ_SECONDS ?? 6);
@@ -23,6 +23,7 @@ export function againstMockSuite(shared: SharedMock): void {
       result = await runFuzz({
         target: mock.url,
         apiKey: MOCK_KEY,
+        paymentKey: MOCK_PAYMENT_KEY,
         seed: 20261125,
         timeSeconds: BUDGET_SECONDS,
         reportDir: join(dir, "report"),
@@ -66,6 +67,14 @@ export function againstMockSuite(shared: SharedMock): void {
       }
       expect(Object.keys(invalid.byStatus).sort()).toEqual(["400", "422"]);
       expect(model.commands).toBeGreaterThan(10);
+    });
+
+    it("pays for calls in the stateful model: the mock received test-method payments", async () => {
+      const { payments } = (await (await fetch(`${shared.mock.url}/__mock/payments`)).json()) as {
+        payments: Array<{ method: string }>;
+      };
+      expect(payments.length, lines.join("\n")).toBeGreaterThan(0);
+      expect(new Set(payments.map((p) => p.method))).toEqual(new Set(["test"]));
     });
 
     it("measures and reports its throughput", () => {

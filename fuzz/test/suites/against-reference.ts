@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FuzzResult, runFuzz } from "../../run-fuzz.ts";
 import { REFERENCE_KNOWN_ISSUES } from "../reference-known-issues.ts";
-import { REFERENCE_KEY } from "../reference-process.ts";
+import { REFERENCE_KEY, REFERENCE_PAYMENT_KEY } from "../reference-process.ts";
 import { IMPLEMENTED, type SharedReference } from "./shared-reference.ts";
 
 /** Properties and model together; a real target does real fetches, so this is the largest part of the file. */
@@ -25,6 +25,7 @@ export function againstReferenceSuite(shared: SharedReference): void {
       result = await runFuzz({
         target: shared.reference.url,
         apiKey: REFERENCE_KEY,
+        paymentKey: REFERENCE_PAYMENT_KEY,
         seed: 20261126,
         timeSeconds: BUDGET_SECONDS,
         only: IMPLEMENTED,
