@@ -4,7 +4,7 @@
 // ranges, localhost, cloud metadata names), with the reference's own address classification. `allowPrivateNetwork`
 // opens loopback and private hosts for client teams whose tests crawl their own localhost, as the reference's flag
 // does; cloud metadata and link-local stay refused either way.
-import { literalHostReason } from "../reference/engines/address-policy.ts";
+import { literalHostReason } from "../reference/platform/address-policy.ts";
 import type { DeepcrawlService } from "../reference/platform/deepcrawl-service.ts";
 import type { EngineContext, EngineResult, Engines } from "../reference/platform/engines.ts";
 import type { ErrorCode } from "../spec/index.ts";

@@ -1,6 +1,6 @@
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { forbiddenReason } from "./address-policy.ts";
+import { forbiddenReason } from "../platform/address-policy.ts";
 import { type FixtureSite, serveSite } from "./fixture-site.ts";
 import { createHttpClient, type HttpClient } from "./http-client.ts";
 

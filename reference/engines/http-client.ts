@@ -4,7 +4,7 @@
 // unreachable, slow, oversized or otherwise broken target. A 4xx/5xx answer is a response, not a failure.
 import { Agent, request } from "undici";
 import type { EngineResult } from "../platform/engines.ts";
-import { alwaysForbiddenReason, forbiddenReason } from "./address-policy.ts";
+import { alwaysForbiddenReason, forbiddenReason } from "../platform/address-policy.ts";
 import { fail, thrownFailure } from "./fetch-failure.ts";
 import { type AddressPolicy, guardedLookup, literalRefusal, type Resolver, systemResolver } from "./guarded-lookup.ts";
 import { readBody } from "./response-body.ts";
