@@ -3,6 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index.ts";
 import { createBrowserRenderer, createCrawlEngine, createHttpClient, createSitemapEngine } from "./engines/index.ts";
+import { createParsePool, type ParsePoolOptions } from "./engines/parse/parse-pool.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
@@ -33,6 +34,8 @@ export interface ReferenceOptions {
   /** engines to use instead of the reference's own (tests) */
   engines?: Partial<Engines>;
   deepcrawl?: DeepcrawlService;
+  /** the parsing worker pool's threads, time and memory caps (issue 12, D-parse-limits) */
+  parsing?: ParsePoolOptions;
 }
 
 export interface RunningReference {
@@ -54,9 +57,11 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   // one outbound client for the whole reference, with the SSRF guard (issue 5 "POST /crawl")
   const http = createHttpClient({ allowPrivateNetwork: o.allowPrivateNetwork, userAgent: o.userAgent });
   const renderer = createBrowserRenderer({ http, executablePath: o.chromiumPath });
+  // parsing runs in worker threads, never on the event loop (issue 12)
+  const parser = createParsePool(o.parsing);
   const engines: Partial<Engines> = {
-    crawl: createCrawlEngine({ http, renderer, clock: realClock }),
-    sitemap: createSitemapEngine({ http }),
+    crawl: createCrawlEngine({ http, renderer, clock: realClock, parser }),
+    sitemap: createSitemapEngine({ http, parser }),
   };
   const app = await createPlatform({
     contract,
@@ -75,6 +80,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     await app.listen({ host, port: o.port ?? 8080 });
   } catch (err) {
     await renderer.close();
+    await parser.close();
     await opened.close();
     throw err;
   }
@@ -88,6 +94,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     async close() {
       await app.close();
       await renderer.close();
+      await parser.close();
       await opened.close();
     },
   };

@@ -3,8 +3,8 @@
 // decoding. Failures are values (style 6): PLB_TARGET_FORBIDDEN for a refused address, PLB_UPSTREAM_FAILED for an
 // unreachable, slow, oversized or otherwise broken target. A 4xx/5xx answer is a response, not a failure.
 import { Agent, request } from "undici";
-import type { EngineResult } from "../platform/engines.ts";
 import { alwaysForbiddenReason, forbiddenReason } from "../platform/address-policy.ts";
+import type { EngineResult } from "../platform/engines.ts";
 import { fail, thrownFailure } from "./fetch-failure.ts";
 import { type AddressPolicy, guardedLookup, literalRefusal, type Resolver, systemResolver } from "./guarded-lookup.ts";
 import { readBody } from "./response-body.ts";
