@@ -5,6 +5,7 @@ import { accountRoutes } from "./account-routes.ts";
 import { authPlugin } from "./auth-plugin.ts";
 import { discoveryRoutes } from "./discovery-routes.ts";
 import { errorHandlingPlugin } from "./error-handling-plugin.ts";
+import { clientErrorHandler, DEFAULT_REQUEST_TIMEOUTS, frameworkErrorHandler } from "./framework-errors.ts";
 import { createExecutors } from "./operation-executors.ts";
 import { createPaidHandler } from "./paid-operation.ts";
 import type { PlatformOptions } from "./platform-options.ts";
@@ -25,6 +26,13 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
     routerOptions: { ignoreTrailingSlash: true },
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
+    // errors raised before a route runs answer in the contract's shape too (D-framework-errors)
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    requestTimeout: o.requestTimeouts?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUTS.requestTimeoutMs,
+    http: {
+      connectionsCheckingInterval: o.requestTimeouts?.checkIntervalMs ?? DEFAULT_REQUEST_TIMEOUTS.checkIntervalMs,
+    },
   });
   await app.register(errorHandlingPlugin);
   await app.register(requestHeadersPlugin);

@@ -1,8 +1,10 @@
 // Everything an implementation plugs into the platform (style: one injected record, as Prism's core takes).
 import type { FastifyRequest } from "fastify";
 import type { Contract, ErrorCode, RateLimitPolicy } from "../../spec/index.ts";
+import type { BatchLimits } from "./batch.ts";
 import type { DeepcrawlService } from "./deepcrawl-service.ts";
 import type { EngineContext, Engines } from "./engines.ts";
+import type { RequestTimeouts } from "./framework-errors.ts";
 import type { AccountStore, Clock, RateLimitStore } from "./stores.ts";
 
 export interface PlatformOptions {
@@ -30,4 +32,8 @@ export interface PlatformOptions {
   engineContext?: (req: FastifyRequest) => Partial<EngineContext>;
   /** lets the mock fail chosen batch entries: a catalogue code, or null to run the entry */
   batchEntryFault?: (operationId: string, index: number, req: FastifyRequest) => ErrorCode | null;
+  /** how long a request may take to arrive (D-framework-errors) */
+  requestTimeouts?: Partial<RequestTimeouts>;
+  /** batch concurrency and deadline (D-batch-execution) */
+  batchLimits?: Partial<BatchLimits>;
 }
