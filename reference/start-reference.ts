@@ -7,6 +7,7 @@ import { createParsePool, type ParsePoolOptions } from "./engines/parse/parse-po
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
+import type { PlatformOptions } from "./platform/platform-options.ts";
 import { realClock } from "./platform/stores.ts";
 import { openDatabase } from "./store/open-database.ts";
 import { createSqlAccounts, type SqlAccounts } from "./store/sql-accounts.ts";
@@ -36,6 +37,10 @@ export interface ReferenceOptions {
   deepcrawl?: DeepcrawlService;
   /** the parsing worker pool's threads, time and memory caps (issue 12, D-parse-limits) */
   parsing?: ParsePoolOptions;
+  /** batch concurrency and deadline (D-batch-execution) */
+  batchLimits?: PlatformOptions["batchLimits"];
+  /** how long a request may take to arrive (D-framework-errors) */
+  requestTimeouts?: PlatformOptions["requestTimeouts"];
 }
 
 export interface RunningReference {
@@ -73,6 +78,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     deepcrawl: o.deepcrawl ?? unimplementedDeepcrawl,
     rateLimits: o.rateLimits,
     authorizationServer: o.authorizationServer,
+    batchLimits: o.batchLimits,
+    requestTimeouts: o.requestTimeouts,
     logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
   });
   const host = o.host ?? "127.0.0.1";

@@ -105,12 +105,40 @@ const METADATA_NAMES = new Set([
  * `hostname` is a WHATWG URL's, so numeric IPv4 forms (`http://2852039166/`) arrive as dotted quads.
  */
 export function literalHostReason(hostname: string, allowPrivateNetwork = false): string | null {
-  const host = hostname
-    .replace(/^\[|\]$/g, "")
-    .replace(/\.$/, "")
-    .toLowerCase();
+  const host = normalizeHost(hostname);
   if (METADATA_NAMES.has(host)) return "cloud metadata";
   if (isIP(host)) return allowPrivateNetwork ? alwaysForbiddenReason(host) : forbiddenReason(host);
   if (allowPrivateNetwork) return null;
   return host === "localhost" || host.endsWith(".localhost") ? "loopback" : null;
+}
+
+/**
+ * A URL host as the policy judges it (issue 12): a WHATWG URL's hostname is already lower-cased, IDNA-encoded and
+ * percent-decoded; the trailing dot of a fully qualified name (`localhost.`) is dropped, so it names the same host
+ * to the policy as to DNS.
+ */
+export function normalizeHost(hostname: string): string {
+  return hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, "")
+    .toLowerCase();
+}
+
+const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+
+/**
+ * Why a host name cannot name any host (RFC 1123 §2.1, RFC 1035 §2.3.4: labels of 1-63 letters, digits and
+ * hyphens, not at either end, 253 characters in all; underscores are tolerated, as resolvers do), or null. Such a
+ * URL is a bad value (400), never a fetch that fails upstream. IP literals are not names and pass.
+ */
+export function malformedHostReason(hostname: string): string | null {
+  const host = normalizeHost(hostname);
+  if (isIP(host)) return null;
+  if (host === "") return "an empty host name";
+  if (host.length > 253) return "a host name longer than 253 characters";
+  const bad = host.split(".").find((label) => !LABEL.test(label));
+  if (bad === undefined) return null;
+  if (bad === "") return "a host name with an empty label";
+  if (bad.length > 63) return "a host name label longer than 63 characters";
+  return `a host name label ("${bad}") that is not letters, digits and inner hyphens`;
 }
