@@ -5,7 +5,12 @@ import { accountRoutes } from "./account-routes.ts";
 import { authPlugin } from "./auth-plugin.ts";
 import { discoveryRoutes } from "./discovery-routes.ts";
 import { errorHandlingPlugin } from "./error-handling-plugin.ts";
-import { clientErrorHandler, DEFAULT_REQUEST_TIMEOUTS, frameworkErrorHandler } from "./framework-errors.ts";
+import {
+  addBodyDeadline,
+  clientErrorHandler,
+  DEFAULT_REQUEST_TIMEOUTS,
+  frameworkErrorHandler,
+} from "./framework-errors.ts";
 import { createExecutors } from "./operation-executors.ts";
 import { createPaidHandler } from "./paid-operation.ts";
 import type { PlatformOptions } from "./platform-options.ts";
@@ -35,6 +40,7 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
     },
   });
   await app.register(errorHandlingPlugin);
+  addBodyDeadline(app, o.requestTimeouts?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUTS.requestTimeoutMs);
   await app.register(requestHeadersPlugin);
   if (o.extend) await o.extend(app);
   await app.register(authPlugin, o);

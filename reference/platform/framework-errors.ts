@@ -5,11 +5,15 @@
 // every operation lists, with a catalogue code; the route is unknown at that point, so no operation's list can
 // be consulted.
 import type { Socket } from "node:net";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type ErrorCode, serializeError } from "../../spec/index.ts";
 import { sendError } from "./request-state.ts";
 
-/** How long a request's headers and body may take to arrive (default 30 s), and how often that is checked. */
+/**
+ * How long a request may take to arrive (default 30 s): its headers (Node's request timeout, checked every
+ * `checkIntervalMs`) and its body (a timer per request still reading one: Node no longer watches a request whose
+ * headers are in).
+ */
 export interface RequestTimeouts {
   requestTimeoutMs: number;
   checkIntervalMs: number;
@@ -17,8 +21,29 @@ export interface RequestTimeouts {
 
 export const DEFAULT_REQUEST_TIMEOUTS: RequestTimeouts = { requestTimeoutMs: 30_000, checkIntervalMs: 5_000 };
 
+/** A body that has not arrived whole within `ms` of its headers answers 400 PLB_REQUEST_TIMEOUT, then the connection closes. */
+export function addBodyDeadline(app: FastifyInstance, ms: number): void {
+  app.addHook("onRequest", (req, reply, done) => {
+    const raw = req.raw;
+    if (raw.complete || raw.method === "GET" || raw.method === "HEAD") return done();
+    const timer = setTimeout(() => {
+      if (raw.complete || reply.sent) return;
+      reply.header("connection", "close");
+      sendError(reply, serializeError("PLB_REQUEST_TIMEOUT"));
+      reply.raw.once("finish", () => raw.socket?.destroy());
+    }, ms);
+    timer.unref();
+    const clear = () => clearTimeout(timer);
+    raw.once("end", clear);
+    raw.once("close", clear);
+    done();
+  });
+}
+
 function clientErrorCode(err: NodeJS.ErrnoException): ErrorCode {
   if (err.code === "HPE_HEADER_OVERFLOW") return "PLB_HEADERS_TOO_LARGE";
+  // the client half-closed its side before the body's declared end
+  if (err.code === "HPE_INVALID_EOF_STATE") return "PLB_BODY_INCOMPLETE";
   if (err.code === "ERR_HTTP_REQUEST_TIMEOUT" || err.code === "HPE_HEADERS_TIMEOUT") return "PLB_REQUEST_TIMEOUT";
   return "PLB_MALFORMED_REQUEST";
 }
