@@ -34,7 +34,7 @@ export interface ParsePoolOptions {
   queueTimeoutMs?: number;
   /** tasks waiting at most; past it a call fails at once (default 64 per thread) */
   maxQueue?: number;
-  /** each worker's V8 old-generation heap, MiB (default 256) */
+  /** each worker's V8 old-generation heap, MiB (default 256, at least 48) */
   heapMb?: number;
   limits?: Partial<HtmlLimits>;
 }
@@ -69,7 +69,8 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
   const taskTimeoutMs = o.taskTimeoutMs ?? DEFAULT_PARSE_POOL.taskTimeoutMs;
   const queueTimeoutMs = o.queueTimeoutMs ?? DEFAULT_PARSE_POOL.queueTimeoutMs;
   const limits = { ...DEFAULT_HTML_LIMITS, ...o.limits };
-  const heapMb = o.heapMb ?? DEFAULT_PARSE_POOL.heapMb;
+  // below this a worker cannot even load the parsers, and would be restarted forever
+  const heapMb = Math.max(48, o.heapMb ?? DEFAULT_PARSE_POOL.heapMb);
   const pool = new Piscina({
     filename: new URL("./parse-worker.mjs", import.meta.url).href,
     // every worker started up front and kept: loading the parsers takes a worker about half a second
@@ -79,6 +80,11 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
   });
   let closed = false;
+  // a worker that dies outside any task (its heap cap, while idle) is replaced by piscina; it must not crash the
+  // process as an unhandled 'error' event
+  pool.on("error", (err: Error) => {
+    if (!closed) console.error(`plumbline: a parsing worker failed: ${err.message}`);
+  });
 
   async function run<T>(task: ParseTask, what: string, caller?: AbortSignal): Promise<EngineResult<T>> {
     if (closed) return failed("The reference is shutting down");
