@@ -14,6 +14,7 @@ export const {
   SPEC_PATH,
   STATUS_LABELS,
   applyProfile,
+  benchCrawlLoad,
   benchMockSearch,
   createPriceTable,
   decisionReferences,

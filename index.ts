@@ -8,6 +8,7 @@ export {
   type FuzzResult,
   runFuzz,
 } from "./fuzz/index.ts";
+export { benchCrawlLoad, type CrawlLoadOptions, type CrawlLoadResult } from "./load/bench/crawl-load.ts";
 export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-bench.ts";
 export {
   type CompareResult,

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
+                           [--parse-threads N]
        plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
        plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
 
@@ -18,6 +19,7 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
   --authorization-server URL
                           the OAuth authorization server (issuer URL) the protected-resource metadata names;
                           without it authorization_servers is empty: this reference issues no OAuth tokens
+  --parse-threads N       worker threads parsing pages (default: the cores; D-parse-limits)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
 
 Implemented so far: the platform (auth, credits, batches, rate limits, discovery), POST /crawl and
@@ -111,6 +113,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "user-agent": { type: "string" },
       "authorization-server": { type: "string" },
       "rate-limit": { type: "string" },
+      "parse-threads": { type: "string" },
       log: { type: "boolean", default: false },
     },
   });
@@ -130,6 +133,9 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const authorizationServer = values["authorization-server"];
   if (authorizationServer !== undefined && !/^https?:\/\/[^\s/]+/.test(authorizationServer))
     throw new Error("--authorization-server takes an http(s) URL");
+  const threads = values["parse-threads"] === undefined ? undefined : Number(values["parse-threads"]);
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64))
+    throw new Error("--parse-threads takes 1..64");
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -142,6 +148,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     userAgent,
     authorizationServer,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
+    parsing: threads === undefined ? undefined : { threads },
     logger: values.log,
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);

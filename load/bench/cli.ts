@@ -9,6 +9,7 @@ export const BENCH_HELP = `Usage: plumbline bench mock-search [--duration S] [--
   Targets: mock >= 10x Prism and >= 0.6x bare Fastify. Exit codes: 0 targets hold, 1 a target missed, 2 could not run.`;
 
 export async function benchCommand(argv: string[]): Promise<number> {
+  if (argv[0] === "crawl-load") return (await import("./crawl-load-cli.ts")).crawlLoadCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
