@@ -32,7 +32,7 @@ export interface ParsePoolOptions {
   taskTimeoutMs?: number;
   /** one task's wait in the queue at most (default 30 s) */
   queueTimeoutMs?: number;
-  /** tasks waiting at most; past it a call fails at once (default 64 per thread) */
+  /** tasks waiting at most; past it a call fails at once (default 8 per thread: each holds a page of up to 5 MiB) */
   maxQueue?: number;
   /** each worker's V8 old-generation heap, MiB (default 256, at least 48) */
   heapMb?: number;
@@ -76,7 +76,7 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     // every worker started up front and kept: loading the parsers takes a worker about half a second
     minThreads: threads,
     maxThreads: threads,
-    maxQueue: o.maxQueue ?? threads * 64,
+    maxQueue: o.maxQueue ?? threads * 8,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
   });
   let closed = false;
