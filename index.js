@@ -16,6 +16,7 @@ export const {
   STATUS_LABELS,
   applyProfile,
   benchCrawlQuality,
+  benchCrawlLoad,
   benchMockSearch,
   benchScreenshot,
   createPageIndex,

@@ -8,7 +8,7 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
                            [--github-trending-url URL] [--hackernews-trending-url URL] [--model-url URL --model NAME]
-                           [--model-timeout MS] [--browser-contexts N]
+                           [--model-timeout MS] [--browser-contexts N] [--parse-threads N]
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--no-auth-server]
        plumbline reference auth-server [--host 127.0.0.1] [--port 8081] [--data-dir DIR | --database-url URL]
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--log]
@@ -76,6 +76,7 @@ ${SEARCH_UPSTREAM_HELP}
                           STRIPE_SECRET_KEY in the environment (both settle on networks: not exercised offline)
        plumbline reference payments list [--limit N] [--json] [--data-dir DIR | --database-url URL]
                           the payments received with the Payment scheme, newest first
+  --parse-threads N       worker threads parsing pages (default: the cores; D-parse-limits)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
   index add URL...        fill the search index from each site's sitemap (else its links): every page is fetched
                           and indexed; /crawl, crawl_results and deepcrawl add the pages they fetch too
@@ -245,6 +246,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       "model-url": { type: "string" },
       model: { type: "string" },
       "model-timeout": { type: "string" },
+      "parse-threads": { type: "string" },
       log: { type: "boolean", default: false },
       ...authOptions,
       "no-auth-server": { type: "boolean", default: false },
@@ -289,6 +291,9 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       throw new Error(`--${flag} takes an http(s) URL`);
   const { paymentMethodsFromFlags } = await import("./platform/payment-methods.ts");
   const payment = paymentMethodsFromFlags(values["payment-test-key"], values["payment-method"], process.env);
+  const threads = values["parse-threads"] === undefined ? undefined : Number(values["parse-threads"]);
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64))
+    throw new Error("--parse-threads takes 1..64");
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
@@ -316,6 +321,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
           timeoutMs: modelTimeout,
         }
       : undefined,
+    parsing: threads === undefined ? undefined : { threads },
     logger: values.log,
     paymentTestKey: values["payment-test-key"],
     paymentMethods: payment.filter((m) => m.method !== "test"),

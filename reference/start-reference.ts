@@ -25,6 +25,7 @@ import {
   createScreenshotEngine,
   createSitemapEngine,
 } from "./engines/index.ts";
+import { createParsePool, type ParsePoolOptions } from "./engines/parse/parse-pool.ts";
 import { createTrendingEngine } from "./engines/trending-engine.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
@@ -33,6 +34,7 @@ import { priceCurrency } from "./platform/payment-challenge.ts";
 import { createPaymentGate } from "./platform/payment-gate.ts";
 import type { PaymentMethodConfig } from "./platform/payment-methods.ts";
 import type { PaymentStore } from "./platform/payment-store.ts";
+import type { PlatformOptions } from "./platform/platform-options.ts";
 import { defaultSearchService } from "./platform/request-defaults.ts";
 import { realClock } from "./platform/stores.ts";
 import { createPageIndex } from "./search/create-page-index.ts";
@@ -105,6 +107,12 @@ export interface ReferenceOptions {
   paymentChallengeTtlSeconds?: number;
   /** the recipient named in payment challenges (default "plumbline") */
   paymentRecipient?: string;
+  /** the parsing worker pool's threads, time and memory caps (issue 12, D-parse-limits) */
+  parsing?: ParsePoolOptions;
+  /** batch concurrency and deadline (D-batch-execution) */
+  batchLimits?: PlatformOptions["batchLimits"];
+  /** how long a request may take to arrive (D-framework-errors) */
+  requestTimeouts?: PlatformOptions["requestTimeouts"];
 }
 
 export interface RunningReference {
@@ -142,11 +150,16 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     queue: o.browserQueue,
   });
   const renderer = createBrowserRenderer({ http, pool: browsers });
+  // parsing runs in worker threads, never on the event loop (issue 12)
+  const parser = createParsePool(o.parsing);
   // upstreams the operator configured (trending platforms) may sit on a private network: they are not targets
   const upstreamHttp = createHttpClient({ allowPrivateNetwork: true, userAgent: o.userAgent });
   const pageIndex = await createPageIndex(opened);
   // every page /crawl and crawl_results fetch joins the index (issue 14 "Embedded default")
-  const crawl = indexingCrawl(o.engines?.crawl ?? createCrawlEngine({ http, renderer, clock: realClock }), pageIndex);
+  const crawl = indexingCrawl(
+    o.engines?.crawl ?? createCrawlEngine({ http, renderer, clock: realClock, parser }),
+    pageIndex,
+  );
   const engines: Engines = {
     crawl,
     ...createSearchEngines({
@@ -160,7 +173,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
       },
     }),
     screenshot: createScreenshotEngine({ contract, pool: browsers, http }),
-    sitemap: createSitemapEngine({ http }),
+    sitemap: createSitemapEngine({ http, parser }),
     trending: createTrendingEngine({ contract, http: upstreamHttp, ...o.trending }),
     extract: createExtractEngine({ http, model: o.extractModel }),
   };
@@ -201,6 +214,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
         dialect: opened.dialect,
         http,
         renderer,
+        parser,
         clock: realClock,
         packages: createFilePackageStore(o.packageDir ?? defaultPackageDir(o.dataDir)),
         settings: o.deepcrawlSettings,
@@ -227,6 +241,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     authorizationServer: o.authorizationServer,
     mcpUrl: o.mcpUrl,
     siteUrl: o.siteUrl,
+    batchLimits: o.batchLimits,
+    requestTimeouts: o.requestTimeouts,
     logger: o.logger ? { redact: ["req.headers.authorization"] } : false,
     extend: auth ? (a: FastifyInstance) => auth.mount(a) : undefined,
   };
@@ -237,6 +253,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   } catch (err) {
     await deepcrawl?.close();
     await browsers.close();
+    await parser.close();
     await opened.close();
     throw err;
   }
@@ -261,6 +278,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
       await deepcrawl?.close();
       await browsers.close();
       await http.close();
+      await parser.close();
       await opened.close();
     },
   };

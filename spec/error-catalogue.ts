@@ -46,6 +46,26 @@ export const ERROR_CATALOGUE = {
     message: "The request body is too large",
     when: "a body over the server's size cap",
   },
+  PLB_HEADERS_TOO_LARGE: {
+    status: 400,
+    message: "The request line and headers are too large",
+    when: "the request line and headers pass the server's limit, before any route is matched (D-framework-errors)",
+  },
+  PLB_REQUEST_TIMEOUT: {
+    status: 400,
+    message: "The request did not arrive in time",
+    when: "the headers or the body stalled past the server's request timeout (D-framework-errors)",
+  },
+  PLB_BODY_INCOMPLETE: {
+    status: 400,
+    message: "The request body ended early",
+    when: "the body stopped before its end: the client aborted it mid-way (D-framework-errors)",
+  },
+  PLB_MALFORMED_REQUEST: {
+    status: 400,
+    message: "The request is not valid HTTP",
+    when: "the HTTP parser refused the request (a bad request line, header or chunked encoding; D-framework-errors)",
+  },
   PLB_BAD_PARAMETER: {
     status: 400,
     message: "A request parameter is not valid",

@@ -59,7 +59,8 @@ export type paths = {
          *     hold only the URLs that succeeded, in any order, matched back by `crawlParameters.url` (D-crawl-batch).
          *     A target that answers 404 or 410 yields 404 or 410, charged (D-charging).
          *     A target refused by URL-safety checks (loopback, private, link-local or metadata addresses) is 400 here, since
-         *     crawl lists no 403 (D-target-refusal).
+         *     crawl lists no 403 (D-target-refusal). A page past the parsing limits answers 502, uncharged
+         *     (D-parse-limits); batch entries run a few at a time under one deadline (D-batch-execution).
          */
         post: operations["crawl"];
         delete?: never;

@@ -27,7 +27,20 @@ await mock.close();
 const contract = await spec.loadContract();
 const handlers = await msw.createMockHandlers({ keys: [{ key: "consumer-key", credits: 3 }] });
 await handlers.close();
-console.log(JSON.stringify({ api: defined(api), spec: defined(spec), msw: defined(msw), handlers: handlers.handlers.length, usage, operations: contract.operations.length }));
+// the reference parses pages in worker threads, which must load their TypeScript from plain Node too (issue 12)
+const { createServer } = await import("node:http");
+const site = createServer((q, s) => s.writeHead(200, { "content-type": "text/html" }).end("<html><body><h1>Consumer page</h1><p>Some words.</p></body></html>"));
+await new Promise((r) => site.listen(0, "127.0.0.1", r));
+const ref = await api.startReference({ port: 0, dataDir: "ref-data", keys: [{ key: "consumer-key", credits: 3 }], allowPrivateNetwork: true });
+const crawl = await fetch(ref.url + "/crawl", {
+  method: "POST",
+  headers: { authorization: "Bearer consumer-key", "content-type": "application/json" },
+  body: JSON.stringify({ url: "http://127.0.0.1:" + site.address().port + "/page", enableFallback: false }),
+});
+const crawled = { status: crawl.status, content: (await crawl.json()).results?.content };
+await ref.close();
+site.close();
+console.log(JSON.stringify({ api: defined(api), spec: defined(spec), msw: defined(msw), handlers: handlers.handlers.length, usage, operations: contract.operations.length, crawled }));
 `;
 
 it("works from plain Node through the package's exports, with every export of the TypeScript entries", async () => {
@@ -43,4 +56,5 @@ it("works from plain Node through the package's exports, with every export of th
   expect(out.handlers).toBe(1);
   expect(out.usage).toMatchObject({ usage: 3 });
   expect(out.operations).toBeGreaterThan(0);
+  expect(out.crawled).toMatchObject({ status: 200, content: expect.stringContaining("Some words.") });
 }, 60_000);

@@ -19,6 +19,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
     const { crawlQualityCommand } = await import("./crawl-quality-cli.ts");
     return crawlQualityCommand(argv.slice(1));
   }
+  if (argv[0] === "crawl-load") return (await import("./crawl-load-cli.ts")).crawlLoadCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

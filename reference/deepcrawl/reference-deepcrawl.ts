@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 import { literalHostReason } from "../engines/address-policy.ts";
 import type { PageRenderer } from "../engines/index.ts";
 import { createCrawlEngine, createSitemapEngine, DEFAULT_USER_AGENT, type HttpClient } from "../engines/index.ts";
+import type { PageParser } from "../engines/parse/parse-pool.ts";
 import { createZipLinks, newLinkSecret } from "../platform/deepcrawl-link.ts";
 import type { DeepcrawlService, DeepcrawlTask } from "../platform/deepcrawl-service.ts";
 import type { Clock } from "../platform/stores.ts";
@@ -24,6 +25,8 @@ export interface ReferenceDeepcrawlOptions {
   dialect: Dialect;
   http: HttpClient;
   renderer?: PageRenderer | null;
+  /** where pages are parsed (the reference's worker pool, issue 12); in this thread when absent */
+  parser?: PageParser;
   clock: Clock;
   packages: PackageStore;
   settings?: Partial<Omit<DeepcrawlSettings, "limits">> & { limits?: Partial<DeepcrawlSettings["limits"]> };
@@ -76,8 +79,12 @@ export async function createReferenceDeepcrawl(o: ReferenceDeepcrawlOptions): Pr
     packages: o.packages,
     fetcher,
     // the engines of POST /crawl and POST /sitemap, over the tapped client (page-fetcher.ts)
-    crawl: createCrawlEngine({ http: fetcher.http, renderer: o.renderer ?? null, clock: o.clock }),
-    sitemap: createSitemapEngine({ http: o.http, limits: { maxUrls: settings.limits.maxPages + 1 } }),
+    crawl: createCrawlEngine({ http: fetcher.http, renderer: o.renderer ?? null, clock: o.clock, parser: o.parser }),
+    sitemap: createSitemapEngine({
+      http: o.http,
+      limits: { maxUrls: settings.limits.maxPages + 1 },
+      parser: o.parser,
+    }),
     http: o.http,
     pacer: createHostPacer(() => o.clock.now()),
     clock: o.clock,

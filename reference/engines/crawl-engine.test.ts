@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, loadContract, type Schemas } from "../../spec/index.ts";
+import { forbiddenReason } from "../platform/address-policy.ts";
 import type { EngineContext, EngineResult } from "../platform/engines.ts";
-import { forbiddenReason } from "./address-policy.ts";
 import { createCrawlEngine } from "./crawl-engine.ts";
 import { ARTICLE_HTML, MARKERS } from "./fixture-pages.ts";
 import { type FixtureSite, serveSite } from "./fixture-site.ts";

@@ -8,11 +8,12 @@ import type { EngineContext, EngineResult } from "../platform/engines.ts";
 import type { Clock } from "../platform/stores.ts";
 import type { PageRenderer } from "./browser-renderer.ts";
 import { bodyKind, decodeText, mediaType } from "./content-type.ts";
-import { extractHtml } from "./html-extract.ts";
 import type { FetchedResponse, HttpClient } from "./http-client.ts";
+import { createInlineParser, type PageParser } from "./parse/parse-pool.ts";
 import { runsScript } from "./script-signal.ts";
-import { binaryFailure, fetchFailure, statusFailure } from "./target-failure.ts";
+import { binaryFailure, fetchFailure, statusFailure, unreadableFailure } from "./target-failure.ts";
 import { textPage } from "./text-page.ts";
+import { unreadableText } from "./text-sniff.ts";
 import { countWords } from "./word-count.ts";
 
 export interface CrawlEngineOptions {
@@ -22,6 +23,8 @@ export interface CrawlEngineOptions {
   clock: Clock;
   /** fewer words than this in the static text of a page that runs script call for the browser (default 30) */
   fallbackMinWords?: number;
+  /** where pages are parsed: the reference's worker pool (parse-pool.ts); in this thread when absent */
+  parser?: PageParser;
 }
 
 type CrawlResponse = Schemas["CrawlResponse"];
@@ -35,13 +38,25 @@ interface Page {
   metadata: Omit<Schemas["CrawlMetadata"], "status_code" | "content_type" | "word_count" | "fetched_at">;
 }
 
-function htmlPage(html: string, url: string, res: FetchedResponse, rendered: boolean): Page {
-  const page = extractHtml(html, url, res.headers["content-language"]);
-  return { link: url, title: page.title, content: page.markdown, metadata: { ...page.metadata, rendered } };
-}
-
 export function createCrawlEngine(options: CrawlEngineOptions) {
   const minWords = options.fallbackMinWords ?? 30;
+  const parser = options.parser ?? createInlineParser();
+
+  async function htmlPage(
+    html: string,
+    url: string,
+    res: FetchedResponse,
+    rendered: boolean,
+    ctx: EngineContext,
+  ): Promise<EngineResult<Page>> {
+    const r = await parser.extract(html, url, res.headers["content-language"], ctx.signal);
+    if (!r.ok) return r;
+    const page = r.value;
+    return {
+      ok: true,
+      value: { link: url, title: page.title, content: page.markdown, metadata: { ...page.metadata, rendered } },
+    };
+  }
 
   /**
    * The browser's version of the page when it holds more text than the static one; the static one otherwise. Only
@@ -59,8 +74,9 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
     // a page that takes the browser to a refused address fails as that target would (issue 12, D-target-refusal);
     // any other failure of the best-effort render leaves the static text standing
     if (!r.ok) return r.code === "PLB_TARGET_FORBIDDEN" ? fetchFailure(r) : { ok: true, value: page };
-    const rendered = htmlPage(r.value.html, r.value.url, res, true);
-    return { ok: true, value: countWords(rendered.content) > words ? rendered : page };
+    const rendered = await htmlPage(r.value.html, r.value.url, res, true, ctx);
+    if (!rendered.ok) return { ok: true, value: page };
+    return { ok: true, value: countWords(rendered.value.content) > words ? rendered.value : page };
   }
 
   return async function crawl(
@@ -75,10 +91,14 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
     const kind = bodyKind(type, res.body);
     if (kind === "binary") return binaryFailure(type, res.url);
     const text = decodeText(res.body, res.headers["content-type"], kind);
-    let page: Page =
-      kind === "html"
-        ? htmlPage(text, res.url, res, false)
-        : { link: res.url, ...textPage(text, type, res.url), metadata: { rendered: false } };
+    // bytes that do not read as text under their declared type and charset are refused as binary (D-target-refusal)
+    if (unreadableText(text)) return unreadableFailure(type, res.url);
+    let page: Page;
+    if (kind === "html") {
+      const parsed = await htmlPage(text, res.url, res, false, ctx);
+      if (!parsed.ok) return parsed;
+      page = parsed.value;
+    } else page = { link: res.url, ...textPage(text, type, res.url), metadata: { rendered: false } };
     if (kind === "html" && request.enableFallback !== false) {
       const fallback = await withFallback(page, text, res, ctx);
       if (!fallback.ok) return fallback;

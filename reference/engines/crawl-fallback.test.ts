@@ -2,8 +2,8 @@
 // rendered in headless Chromium, and the browser reaches nothing the SSRF guard refuses.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../spec/index.ts";
+import { forbiddenReason } from "../platform/address-policy.ts";
 import type { EngineContext } from "../platform/engines.ts";
-import { forbiddenReason } from "./address-policy.ts";
 import { createBrowserRenderer, type PageRenderer } from "./browser-renderer.ts";
 import { createCrawlEngine } from "./crawl-engine.ts";
 import { JS_APP, JS_PAGE_HTML, SCRIPT_WRITTEN } from "./fixture-pages.ts";

@@ -4,7 +4,7 @@
 import { ForbiddenAddressError } from "./guarded-lookup.ts";
 import { BodyTooLargeError } from "./response-body.ts";
 
-export const fail = (code: "PLB_TARGET_FORBIDDEN" | "PLB_UPSTREAM_FAILED", message: string) =>
+export const fail = (code: "PLB_TARGET_FORBIDDEN" | "PLB_UPSTREAM_FAILED" | "PLB_BAD_VALUE", message: string) =>
   ({ ok: false, code, message }) as const;
 
 function causes(err: unknown): unknown[] {

@@ -3,7 +3,7 @@
 // It is installed as the `lookup` of every connection the http client opens (undici passes it to net.connect).
 import { promises as dns, type LookupAddress, type LookupOptions } from "node:dns";
 import { isIP } from "node:net";
-import { forbiddenReason } from "./address-policy.ts";
+import { forbiddenReason } from "../platform/address-policy.ts";
 
 /** Host name → addresses; injectable so tests can make a public-looking name resolve to 127.0.0.1. */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;

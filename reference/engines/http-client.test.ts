@@ -1,6 +1,6 @@
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { forbiddenReason } from "./address-policy.ts";
+import { forbiddenReason } from "../platform/address-policy.ts";
 import { type FixtureSite, serveSite } from "./fixture-site.ts";
 import { createHttpClient, type HttpClient } from "./http-client.ts";
 
@@ -61,10 +61,15 @@ describe("http client: SSRF guard", () => {
     expect(r).toMatchObject({ ok: false, code: "PLB_TARGET_FORBIDDEN" });
   });
 
-  it("refuses a host name resolving to loopback (localhost), checked after DNS", async () => {
-    const r = await withClient({}, (c) => c.fetch(`http://localhost:${site.port}/hello`));
-    expect(r).toMatchObject({ ok: false, code: "PLB_TARGET_FORBIDDEN" });
-    expect(!r.ok && r.message).toMatch(/localhost resolves to (127\.0\.0\.1|::1)/);
+  it("refuses localhost, with or without its trailing dot, before any DNS (RFC 6761: loopback by definition)", async () => {
+    const resolve = async () => {
+      throw new Error("DNS must not be asked");
+    };
+    for (const host of ["localhost", "localhost.", "LOCALHOST.."]) {
+      const r = await withClient({ resolve }, (c) => c.fetch(`http://${host}:${site.port}/hello`));
+      expect(r).toMatchObject({ ok: false, code: "PLB_TARGET_FORBIDDEN" });
+      expect(!r.ok && r.message).toMatch(/localhost is a loopback address/);
+    }
   });
 
   it("refuses a name whose DNS answer is private (the connection uses the checked answer)", async () => {

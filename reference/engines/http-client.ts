@@ -2,9 +2,15 @@
 // size cap, redirects followed by hand so every hop passes the SSRF guard, a descriptive User-Agent, gzip/br
 // decoding. Failures are values (style 6): PLB_TARGET_FORBIDDEN for a refused address, PLB_UPSTREAM_FAILED for an
 // unreachable, slow, oversized or otherwise broken target. A 4xx/5xx answer is a response, not a failure.
+import { isIP } from "node:net";
 import { Agent, request } from "undici";
+import {
+  alwaysForbiddenReason,
+  forbiddenReason,
+  literalHostReason,
+  malformedHostReason,
+} from "../platform/address-policy.ts";
 import type { EngineResult } from "../platform/engines.ts";
-import { alwaysForbiddenReason, forbiddenReason } from "./address-policy.ts";
 import type { ByteBudget } from "./byte-budget.ts";
 import { fail, thrownFailure } from "./fetch-failure.ts";
 import { type AddressPolicy, guardedLookup, literalRefusal, type Resolver, systemResolver } from "./guarded-lookup.ts";
@@ -96,8 +102,22 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       }
       if (target.protocol !== "http:" && target.protocol !== "https:")
         return fail("PLB_UPSTREAM_FAILED", `${current} is not an http(s) URL`);
+      // a name that cannot name a host is the caller's bad value; `localhost.` is `localhost` (issue 12)
+      const malformed = malformedHostReason(target.hostname);
+      if (malformed) return fail("PLB_BAD_VALUE", `The target ${current} has ${malformed}`);
+      if (target.hostname.endsWith(".")) target.hostname = target.hostname.replace(/\.+$/, "");
       const literal = policy && literalRefusal(target.hostname, policy);
       if (literal) return fail("PLB_TARGET_FORBIDDEN", literal);
+      // names refused without DNS (localhost, cloud metadata names), unless a test vouches with its own policy
+      const named =
+        !options.addressPolicy &&
+        !isIP(target.hostname) &&
+        literalHostReason(target.hostname, options.allowPrivateNetwork);
+      if (named)
+        return fail(
+          "PLB_TARGET_FORBIDDEN",
+          `The target host ${target.hostname} is a ${named} address; this service fetches public addresses only`,
+        );
       try {
         const res = await request(target, {
           dispatcher: agent,

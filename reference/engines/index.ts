@@ -1,6 +1,6 @@
 // The reference's page-fetching engines (issue 5): POST /crawl and POST /sitemap as plain functions over injected
 // parts (an http client, a browser renderer, a clock), matching Engines["crawl"] and Engines["sitemap"].
-export { forbiddenReason } from "./address-policy.ts";
+export { forbiddenReason } from "../platform/address-policy.ts";
 export { type BrowserPool, type BrowserPoolOptions, CHROMIUM_ARGS, createBrowserPool } from "./browser-pool.ts";
 export {
   type BrowserRendererOptions,

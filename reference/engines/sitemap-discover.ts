@@ -3,6 +3,7 @@
 // are fetched, never the pages they list (rule 4).
 import robots from "robots-parser";
 import type { HttpClient } from "./http-client.ts";
+import type { PageParser } from "./parse/parse-pool.ts";
 import { fetchDocument, type SitemapLimits } from "./sitemap-fetch.ts";
 import { parseSitemap } from "./sitemap-parse.ts";
 
@@ -43,6 +44,7 @@ export async function discoverSitemapUrls(
   pageUrl: string,
   limits: SitemapLimits,
   signal?: AbortSignal,
+  parser?: Pick<PageParser, "sitemap">,
 ): Promise<Discovery> {
   const budget = AbortSignal.timeout(limits.timeBudgetMs);
   const sig = signal ? AbortSignal.any([budget, signal]) : budget;
@@ -58,8 +60,11 @@ export async function discoverSitemapUrls(
   async function read(url: string): Promise<string[] | null> {
     const r = await fetchDocument(http, url, limits, sig);
     if (!r.ok || r.value.status !== 200) return null;
-    const doc = parseSitemap(r.value.text);
-    if (doc.kind === "none") return null;
+    const parsed = parser
+      ? await parser.sitemap(r.value.text, sig)
+      : { ok: true as const, value: parseSitemap(r.value.text) };
+    if (!parsed.ok || parsed.value.kind === "none") return null;
+    const doc = parsed.value;
     out.documents++;
     // child sitemaps may be written relative to their index (lenient: they are our fetches, not our answer) ...
     if (doc.kind === "index") return doc.sitemaps.map((s) => absoluteHttp(s, r.value.url)).filter((s) => s !== null);

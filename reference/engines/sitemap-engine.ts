@@ -8,7 +8,7 @@ import type { EngineContext, EngineResult } from "../platform/engines.ts";
 import { bodyKind, decodeText, mediaType } from "./content-type.ts";
 import { sameHostAs } from "./host-filter.ts";
 import type { HttpClient } from "./http-client.ts";
-import { pageLinks } from "./page-links.ts";
+import { createInlineParser, type PageParser } from "./parse/parse-pool.ts";
 import { discoverSitemapUrls } from "./sitemap-discover.ts";
 import { DEFAULT_SITEMAP_LIMITS, type SitemapLimits } from "./sitemap-fetch.ts";
 import { fetchFailure, statusFailure } from "./target-failure.ts";
@@ -16,12 +16,15 @@ import { fetchFailure, statusFailure } from "./target-failure.ts";
 export interface SitemapEngineOptions {
   http: HttpClient;
   limits?: Partial<SitemapLimits>;
+  /** where pages and sitemaps are parsed: the reference's worker pool; in this thread when absent */
+  parser?: PageParser;
 }
 
 type SitemapResponse = Schemas["SitemapResponse"];
 
 export function createSitemapEngine(options: SitemapEngineOptions) {
   const limits: SitemapLimits = { ...DEFAULT_SITEMAP_LIMITS, ...options.limits };
+  const parser = options.parser ?? createInlineParser();
 
   /** The links of the given page; an HTML page only (a PDF or an image has none to give). */
   async function linksOfPage(url: string, ctx: EngineContext): Promise<EngineResult<string[]>> {
@@ -32,7 +35,7 @@ export function createSitemapEngine(options: SitemapEngineOptions) {
     const kind = bodyKind(type, r.value.body);
     if (kind !== "html") return { ok: true, value: [] };
     const html = decodeText(r.value.body, r.value.headers["content-type"], kind);
-    return { ok: true, value: pageLinks(html, r.value.url) };
+    return parser.links(html, r.value.url, ctx.signal);
   }
 
   return async function sitemap(
@@ -45,7 +48,7 @@ export function createSitemapEngine(options: SitemapEngineOptions) {
       return links.ok ? cap(links.value) : links;
     }
     const onHost = sameHostAs(request.url);
-    const found = await discoverSitemapUrls(options.http, request.url, limits, ctx.signal);
+    const found = await discoverSitemapUrls(options.http, request.url, limits, ctx.signal, parser);
     const declared = found.urls.filter(onHost);
     if (declared.length > 0) return cap(declared);
     // no sitemap (or none for this host): the page's own links, same host only (rule 2); when even robots.txt was

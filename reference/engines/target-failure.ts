@@ -34,3 +34,12 @@ export function binaryFailure(contentType: string, url: string): Failure {
     message: `The target ${url} is ${contentType || "binary data"}, not a text or HTML page; /crawl returns readable text only`,
   };
 }
+
+/** Bytes declared as text that do not decode as text (D-target-refusal: refused as binary content is). */
+export function unreadableFailure(contentType: string, url: string): Failure {
+  return {
+    ok: false,
+    code: "PLB_BAD_VALUE",
+    message: `The target ${url} sent bytes that do not read as text (declared ${contentType || "without a type"}); /crawl returns readable text only`,
+  };
+}

@@ -6,6 +6,12 @@ import { agentDiscoveryRoutes } from "./agent-discovery-routes.ts";
 import { authPlugin } from "./auth-plugin.ts";
 import { discoveryRoutes } from "./discovery-routes.ts";
 import { errorHandlingPlugin } from "./error-handling-plugin.ts";
+import {
+  addBodyDeadline,
+  clientErrorHandler,
+  DEFAULT_REQUEST_TIMEOUTS,
+  frameworkErrorHandler,
+} from "./framework-errors.ts";
 import { mcpRoutes } from "./mcp-routes.ts";
 import { createExecutors } from "./operation-executors.ts";
 import { createPaidHandler } from "./paid-operation.ts";
@@ -27,8 +33,16 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
     routerOptions: { ignoreTrailingSlash: true },
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
+    // errors raised before a route runs answer in the contract's shape too (D-framework-errors)
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    requestTimeout: o.requestTimeouts?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUTS.requestTimeoutMs,
+    http: {
+      connectionsCheckingInterval: o.requestTimeouts?.checkIntervalMs ?? DEFAULT_REQUEST_TIMEOUTS.checkIntervalMs,
+    },
   });
   await app.register(errorHandlingPlugin);
+  addBodyDeadline(app, o.requestTimeouts?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUTS.requestTimeoutMs);
   await app.register(requestHeadersPlugin);
   if (o.extend) await o.extend(app);
   await app.register(authPlugin, o);

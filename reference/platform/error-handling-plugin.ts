@@ -22,6 +22,8 @@ export function parserErrorCode(err: FastifyishError): ErrorCode | null {
     case "FST_ERR_CTP_INVALID_JSON_BODY":
       return "PLB_MALFORMED_JSON";
   }
+  // the client stopped sending mid-body (Node's "aborted"); the answer rarely reaches it, but it is still in shape
+  if (err.code === "ECONNRESET" || err.message === "aborted") return "PLB_BODY_INCOMPLETE";
   if (err instanceof SyntaxError || /JSON|prototype/i.test(err.message)) return "PLB_MALFORMED_JSON";
   if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) return "PLB_BAD_VALUE";
   return null;

@@ -9,7 +9,8 @@ import {
   serializeError,
 } from "../../spec/index.ts";
 import { addAmounts, entryPrice, requestPrice } from "../../spec/payment-amount.ts";
-import { type BatchEntry, runBatch, summarize } from "./batch.ts";
+import { type BatchEntry, DEFAULT_BATCH_LIMITS, runBatch, summarize } from "./batch.ts";
+import { clientGone } from "./client-gone.ts";
 import type { EngineContext } from "./engines.ts";
 import { chargedFailure, type ExecutionContext, type Executor, type Produced } from "./operation-executors.ts";
 import { payerAccount, recordPayment } from "./payment-accounting.ts";
@@ -50,63 +51,70 @@ export function createPaidHandler(
   const { contract, accounts } = o;
   const currency = priceCurrency(contract);
 
+  /** The 402 of an entry (or call) the balance cannot cover. */
+  async function insufficient(ctx: ExecutionContext, credits: number): Promise<Outcome> {
+    const balance = await accounts.balance(ctx.account.id);
+    return {
+      ok: false,
+      code: "PLB_INSUFFICIENT_CREDITS",
+      message: `This call costs ${credits} credits; the balance is ${balance}`,
+      cost: 0,
+    };
+  }
+
   /**
-   * Holds the entry's price, runs it, then settles (charged) or releases (free) the hold. A batch entry that fails
-   * costs 0 whatever the failure (D-charging), so only single calls charge a confirmed 404/410.
+   * Holds the entry's price and returns its run, which settles (charged) or releases (free) the hold; null when the
+   * balance cannot cover it. A batch entry that fails costs 0 whatever the failure (D-charging), so only single
+   * calls charge a confirmed 404/410. A call paid with a Payment credential holds nobody's credits
+   * (D-payment-charging): its cost only says what the payment captures.
    */
-  async function runCharged(
+  async function admit(
     op: OperationSpec,
     entry: unknown,
     ctx: ExecutionContext,
     requestId: string,
     inBatch: boolean,
     paid: boolean,
-  ): Promise<Outcome> {
+  ): Promise<(() => Promise<Outcome>) | null> {
     const exec = executors[op.operationId];
     const credits = contract.prices.entryCredits(op.operationId, entry);
-    // a call paid with a Payment credential charges nobody's credits (D-payment-charging)
-    if (paid) return runPaid(op, entry, ctx, requestId, inBatch, credits);
+    if (paid) return () => runPaid(exec, entry, ctx, requestId, inBatch, op, credits);
     const hold = await accounts.hold(ctx.account.id, credits, { operationId: op.operationId, requestId });
-    if (!hold) {
-      const balance = await accounts.balance(ctx.account.id);
-      return {
-        ok: false,
-        code: "PLB_INSUFFICIENT_CREDITS",
-        message: `This call costs ${credits} credits; the balance is ${balance}`,
-        cost: 0,
-      };
-    }
-    let r: Awaited<ReturnType<Executor>>;
-    try {
-      r = await exec(entry, ctx);
-    } catch (err) {
-      // an engine bug is this call's (or this batch entry's) 500, uncharged; it must not abort a batch whose
-      // earlier entries were already charged (D-charging: failed calls cost nothing)
+    if (!hold) return null;
+    return async () => {
+      let r: Awaited<ReturnType<Executor>>;
+      try {
+        r = await exec(entry, ctx);
+      } catch (err) {
+        // an engine bug is this call's (or this batch entry's) 500, uncharged; it must not abort a batch whose
+        // earlier entries were already charged (D-charging: failed calls cost nothing)
+        await accounts.release(hold);
+        onBug(err, requestId);
+        return { ok: false, code: "PLB_INTERNAL", cost: 0 };
+      }
+      if (r.ok || (!inBatch && chargedFailure(op.operationId, r.code))) {
+        await accounts.settle(hold);
+        return r.ok
+          ? { ok: true, value: r.value, cost: credits }
+          : { ok: false, code: r.code, message: r.message, cost: credits };
+      }
       await accounts.release(hold);
-      onBug(err, requestId);
-      return { ok: false, code: "PLB_INTERNAL", cost: 0 };
-    }
-    if (r.ok || (!inBatch && chargedFailure(op.operationId, r.code))) {
-      await accounts.settle(hold);
-      return r.ok
-        ? { ok: true, value: r.value, cost: credits }
-        : { ok: false, code: r.code, message: r.message, cost: credits };
-    }
-    await accounts.release(hold);
-    return { ok: false, code: r.code, message: r.message, cost: 0 };
+      return { ok: false, code: r.code, message: r.message, cost: 0 };
+    };
   }
 
   async function runPaid(
-    op: OperationSpec,
+    exec: Executor,
     entry: unknown,
     ctx: ExecutionContext,
     requestId: string,
     inBatch: boolean,
+    op: OperationSpec,
     credits: number,
   ): Promise<Outcome> {
     let r: Awaited<ReturnType<Executor>>;
     try {
-      r = await executors[op.operationId](entry, ctx);
+      r = await exec(entry, ctx);
     } catch (err) {
       onBug(err, requestId);
       return { ok: false, code: "PLB_INTERNAL", cost: 0 };
@@ -197,11 +205,17 @@ export function createPaidHandler(
     }
     const account = (payment ? payerAccount(payment) : req.account) as Account;
     const paid = payment !== null;
-    const engine: EngineContext = { requestId: req.id, variability: "normal", seed: 0, ...o.engineContext?.(req) };
+    // the client hanging up cancels the work it asked for (issue 12): fetches, parses, the rest of a batch
+    const hangUp = clientGone(reply);
+    const base = { requestId: req.id, variability: "normal" as const, seed: 0, ...o.engineContext?.(req) };
+    const signal = base.signal ? AbortSignal.any([base.signal, hangUp]) : hangUp;
+    const engine: EngineContext = { ...base, signal };
     const ctx: ExecutionContext = { engine, account };
 
     if (!check.batch) {
-      const out = await runCharged(op, body, ctx, req.id, false, paid);
+      const credits = contract.prices.entryCredits(op.operationId, body);
+      const run = await admit(op, body, ctx, req.id, false, paid);
+      const out = run ? await run() : await insufficient(ctx, credits);
       await settlePayment(reply, req, op, payment, out.cost > 0 ? amount : "0");
       if (!out.ok) return failure(reply, req, op, out);
       return reply
@@ -210,29 +224,47 @@ export function createPaidHandler(
         .send(out.value.serialized ?? out.value.payload);
     }
 
-    const results = await runBatch(
-      entries,
-      async (entry, index): Promise<BatchEntry<unknown> & { code?: ErrorCode }> => {
-        const fault = o.batchEntryFault?.(op.operationId, index, req);
-        const out: Outcome = fault
-          ? { ok: false, code: fault, cost: 0 }
-          : await runCharged(
-              op,
-              entry,
-              { ...ctx, engine: { ...engine, requestId: `${req.id}.${index}` } },
-              req.id,
-              true,
-              paid,
-            );
-        if (out.ok) return { success: true, data: out.value.payload, cost: out.cost };
-        const status = ERROR_CATALOGUE[out.code].status;
-        return {
-          success: false,
-          error: { message: out.message ?? ERROR_CATALOGUE[out.code].message, statusCode: status },
-          cost: 0,
-          code: out.code,
-        };
+    type Result = BatchEntry<unknown> & { code?: ErrorCode };
+    const asEntry = (out: Outcome): Result => {
+      if (out.ok) return { success: true, data: out.value.payload, cost: out.cost };
+      const status = ERROR_CATALOGUE[out.code].status;
+      return {
+        success: false,
+        error: { message: out.message ?? ERROR_CATALOGUE[out.code].message, statusCode: status },
+        cost: 0,
+        code: out.code,
+      };
+    };
+    const limits = { ...DEFAULT_BATCH_LIMITS, ...o.batchLimits };
+    // D-batch-execution: the whole batch answers within its deadline; entries still running then are cancelled
+    const batchSignal = AbortSignal.any([signal, AbortSignal.timeout(limits.deadlineMs)]);
+    const entryCtx = (index: number): ExecutionContext => ({
+      ...ctx,
+      engine: { ...engine, requestId: `${req.id}.${index}`, signal: batchSignal },
+    });
+    const results = await runBatch<Result>(
+      entries.length,
+      {
+        admit: async (index) => {
+          const fault = o.batchEntryFault?.(op.operationId, index, req);
+          if (fault) return async () => asEntry({ ok: false, code: fault, cost: 0 });
+          const run = await admit(op, entries[index], entryCtx(index), req.id, true, paid);
+          return run && (async () => asEntry(await run()));
+        },
+        refused: async (index) =>
+          asEntry(await insufficient(ctx, contract.prices.entryCredits(op.operationId, entries[index]))),
+        cancelled: () =>
+          asEntry({
+            ok: false,
+            code: "PLB_UPSTREAM_FAILED",
+            message: hangUp.aborted
+              ? "Cancelled: the client closed the connection"
+              : `Not run: the batch did not finish within its deadline of ${limits.deadlineMs} ms (D-batch-execution)`,
+            cost: 0,
+          }),
       },
+      limits.concurrency,
+      batchSignal,
     );
 
     await settlePayment(

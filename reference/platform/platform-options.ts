@@ -1,8 +1,10 @@
 // Everything an implementation plugs into the platform (style: one injected record, as Prism's core takes).
 import type { FastifyRequest } from "fastify";
 import type { Contract, ErrorCode, RateLimitPolicy } from "../../spec/index.ts";
+import type { BatchLimits } from "./batch.ts";
 import type { DeepcrawlService } from "./deepcrawl-service.ts";
 import type { EngineContext, Engines } from "./engines.ts";
+import type { RequestTimeouts } from "./framework-errors.ts";
 import type { PaymentFault, PaymentGate } from "./payment-gate.ts";
 import type { AccountStore, Clock, RateLimitStore } from "./stores.ts";
 
@@ -39,4 +41,8 @@ export interface PlatformOptions {
   payments?: PaymentGate;
   /** lets the mock refuse a presented Payment credential as expired, replayed or refused (Prefer: payment=…) */
   paymentFault?: (req: FastifyRequest) => PaymentFault | null;
+  /** how long a request may take to arrive (D-framework-errors) */
+  requestTimeouts?: Partial<RequestTimeouts>;
+  /** batch concurrency and deadline (D-batch-execution) */
+  batchLimits?: Partial<BatchLimits>;
 }

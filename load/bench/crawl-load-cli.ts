@@ -1,0 +1,43 @@
+// `plumbline bench crawl-load --data DIR`: the reference under crawl load (issue 12); exit 0 when the targets hold.
+import { parseArgs } from "node:util";
+import { benchCrawlLoad, renderCrawlLoad } from "./crawl-load.ts";
+
+export const CRAWL_LOAD_HELP = `Usage: plumbline bench crawl-load --data DIR [--duration S] [--connections N] [--threads N] [--json]
+
+  Serves the pages of DIR (html/*.html.gz, the article-extraction layout, or *.html.gz directly) on loopback and
+  crawls them through the reference (started through its CLI), once with one parsing thread and once with its
+  default pool (or --threads N), N concurrent crawls (default 16) for S seconds each (default 15); /health and
+  /usage are probed while idle and while the crawls run.
+  Targets: pages/s >= 1.5x the one-thread run; /health and /usage p99 under load <= 2x idle.
+  Exit codes: 0 targets hold, 1 a target missed, 2 could not run.`;
+
+export async function crawlLoadCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      data: { type: "string" },
+      duration: { type: "string", default: "15" },
+      connections: { type: "string", default: "16" },
+      threads: { type: "string" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(CRAWL_LOAD_HELP);
+    return 0;
+  }
+  if (!values.data) throw new Error("--data DIR is required (a folder of *.html.gz pages)");
+  const durationSeconds = Number(values.duration);
+  const connections = Number(values.connections);
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  if (!(durationSeconds >= 1 && durationSeconds <= 300)) throw new Error("--duration takes 1..300 seconds");
+  if (!(Number.isInteger(connections) && connections >= 1 && connections <= 256))
+    throw new Error("--connections takes 1..256");
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64))
+    throw new Error("--threads takes 1..64");
+  const options = { dataDir: values.data, durationSeconds, connections, threads };
+  const result = await benchCrawlLoad(options);
+  console.log(values.json ? JSON.stringify(result, null, 2) : renderCrawlLoad(result, options));
+  return result.pass ? 0 : 1;
+}

@@ -1,0 +1,61 @@
+// The parsing pool's caps (issue 12, D-parse-limits), on real worker threads: a task past its time cap has its
+// worker terminated and fails as a value, and the pool goes on; a worker past its heap cap fails that call alone;
+// a caller that gives up cancels its task.
+import { afterAll, describe, expect, it } from "vitest";
+import { createParsePool, type PageParser } from "./parse-pool.ts";
+
+const small = "<html><body><article><h1>Title</h1><p>A short paragraph of text.</p></article></body></html>";
+/** Within every element and depth cap, yet minutes of Readability's time (measured: 6 min in one thread). */
+const heavy = `<html><body>${"<div>".repeat(100)}${"<p>some words in a paragraph</p>".repeat(45_000)}</body></html>`;
+
+const pools: PageParser[] = [];
+const pool = (o: Parameters<typeof createParsePool>[0]) => {
+  const p = createParsePool({ threads: 1, ...o });
+  pools.push(p);
+  return p;
+};
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+describe("the parsing pool", () => {
+  it("parses in a worker, terminates a task past its time cap, and goes on with a new worker", async () => {
+    const p = pool({ taskTimeoutMs: 2_000 });
+    expect(await p.extract(small, "http://x.test/warm")).toMatchObject({ ok: true });
+    const slow = await p.extract(heavy, "http://x.test/heavy");
+    expect(slow).toEqual({
+      ok: false,
+      code: "PLB_UPSTREAM_FAILED",
+      message: "The page http://x.test/heavy could not be parsed within 2000 ms",
+    });
+    const after = await p.links('<a href="/a">a</a><a href="/b#x">b</a>', "http://x.test/");
+    expect(after).toEqual({ ok: true, value: ["http://x.test/a", "http://x.test/b"] });
+  }, 60_000);
+
+  it("fails a call whose worker runs out of heap, and only that call", async () => {
+    const p = pool({ heapMb: 48, limits: { maxElements: 1_000_000 } });
+    const r = await p.extract(heavy.repeat(4), "http://x.test/big");
+    expect(r).toEqual({
+      ok: false,
+      code: "PLB_UPSTREAM_FAILED",
+      message: "The page http://x.test/big needed more than the 48 MiB a parse may use",
+    });
+    expect(await p.extract(small, "http://x.test/small")).toMatchObject({ ok: true });
+  }, 60_000);
+
+  it("refuses a page past the element cap without building its DOM", async () => {
+    const p = pool({ limits: { maxElements: 100 } });
+    const r = await p.extract(`<body>${"<i>x</i>".repeat(200)}</body>`, "http://x.test/many");
+    expect(r).toMatchObject({
+      ok: false,
+      code: "PLB_UPSTREAM_FAILED",
+      message: expect.stringContaining("more than 100 elements"),
+    });
+  }, 60_000);
+
+  it("cancels a task whose caller gives up", async () => {
+    const p = pool({});
+    const r = await p.extract(heavy, "http://x.test/heavy", undefined, AbortSignal.timeout(1));
+    expect(r).toMatchObject({ ok: false, message: expect.stringContaining("cancelled") });
+  }, 60_000);
+});

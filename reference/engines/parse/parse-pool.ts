@@ -1,0 +1,138 @@
+// Parsing off the event loop (issue 12): HTML parsing, Readability and Markdown, link extraction and sitemap XML run
+// in a piscina pool of worker threads sized to the cores. Each task has a time cap counted from when a worker
+// starts it (and a longer one on its wait in the queue); past it piscina terminates that worker and starts another,
+// and the call fails as a value. Each worker has a heap cap, so one page cannot take the process to gigabytes: a
+// worker that runs out dies alone and that call fails. D-parse-limits.
+import { availableParallelism } from "node:os";
+import { MessageChannel } from "node:worker_threads";
+import { Piscina } from "piscina";
+import type { EngineResult } from "../../platform/engines.ts";
+import type { ExtractedPage } from "../html-extract.ts";
+import { DEFAULT_HTML_LIMITS, type HtmlLimits } from "../html-guard.ts";
+import type { SitemapDocument } from "../sitemap-parse.ts";
+import { type ParseOutcome, type ParseTask, runParseTask } from "./parse-tasks.ts";
+
+/** What the engines ask of a parser; the pool and the inline parser both give it. */
+export interface PageParser {
+  extract(
+    html: string,
+    url: string,
+    contentLanguage?: string,
+    signal?: AbortSignal,
+  ): Promise<EngineResult<ExtractedPage>>;
+  links(html: string, url: string, signal?: AbortSignal): Promise<EngineResult<string[]>>;
+  sitemap(body: string, signal?: AbortSignal): Promise<EngineResult<SitemapDocument>>;
+  close(): Promise<void>;
+}
+
+export interface ParsePoolOptions {
+  /** worker threads (default: the cores available) */
+  threads?: number;
+  /** one task's parsing time at most (default 10 s) */
+  taskTimeoutMs?: number;
+  /** one task's wait in the queue at most (default 30 s) */
+  queueTimeoutMs?: number;
+  /** tasks waiting at most; past it a call fails at once (default 8 per thread: each holds a page of up to 5 MiB) */
+  maxQueue?: number;
+  /** each worker's V8 old-generation heap, MiB (default 256, at least 48) */
+  heapMb?: number;
+  limits?: Partial<HtmlLimits>;
+}
+
+export const DEFAULT_PARSE_POOL = { taskTimeoutMs: 10_000, queueTimeoutMs: 30_000, heapMb: 256 };
+
+const failed = (message: string) => ({ ok: false, code: "PLB_UPSTREAM_FAILED", message }) as const;
+
+/** A guard refusal, in the words a caller of /crawl reads. */
+function refusal(url: string, reason: string) {
+  return failed(`The page ${url} has ${reason}; this service parses pages within the limits of D-parse-limits`);
+}
+
+function fromOutcome<T>(what: string, o: ParseOutcome<unknown>): EngineResult<T> {
+  return o.ok ? { ok: true, value: o.value as T } : refusal(what, o.refused);
+}
+
+/** The same tasks in the calling thread, guards included (tests and tools; the reference runs the pool). */
+export function createInlineParser(limits: Partial<HtmlLimits> = {}): PageParser {
+  const l = { ...DEFAULT_HTML_LIMITS, ...limits };
+  return {
+    extract: async (html, url, contentLanguage) =>
+      fromOutcome(url, runParseTask({ kind: "extract", html, url, contentLanguage, limits: l })),
+    links: async (html, url) => fromOutcome(url, runParseTask({ kind: "links", html, url, limits: l })),
+    sitemap: async (body) => fromOutcome("sitemap", runParseTask({ kind: "sitemap", body })),
+    close: async () => {},
+  };
+}
+
+export function createParsePool(o: ParsePoolOptions = {}): PageParser {
+  const threads = o.threads ?? Math.max(1, availableParallelism());
+  const taskTimeoutMs = o.taskTimeoutMs ?? DEFAULT_PARSE_POOL.taskTimeoutMs;
+  const queueTimeoutMs = o.queueTimeoutMs ?? DEFAULT_PARSE_POOL.queueTimeoutMs;
+  const limits = { ...DEFAULT_HTML_LIMITS, ...o.limits };
+  // below this a worker cannot even load the parsers, and would be restarted forever
+  const heapMb = Math.max(48, o.heapMb ?? DEFAULT_PARSE_POOL.heapMb);
+  const pool = new Piscina({
+    filename: new URL("./parse-worker.mjs", import.meta.url).href,
+    // every worker started up front and kept: loading the parsers takes a worker about half a second
+    minThreads: threads,
+    maxThreads: threads,
+    maxQueue: o.maxQueue ?? threads * 8,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+  });
+  let closed = false;
+  // a worker that dies outside any task (its heap cap, while idle) is replaced by piscina; it must not crash the
+  // process as an unhandled 'error' event
+  pool.on("error", (err: Error) => {
+    if (!closed) console.error(`plumbline: a parsing worker failed: ${err.message}`);
+  });
+
+  async function run<T>(task: ParseTask, what: string, caller?: AbortSignal): Promise<EngineResult<T>> {
+    if (closed) return failed("The reference is shutting down");
+    if (caller?.aborted) return failed(`The parse of ${what} was cancelled`);
+    const abort = new AbortController();
+    let why: "queue" | "time" | "caller" | null = null;
+    const stop = (reason: typeof why) => {
+      why ??= reason;
+      abort.abort();
+    };
+    const onCaller = () => stop("caller");
+    caller?.addEventListener("abort", onCaller, { once: true });
+    const channel = new MessageChannel();
+    let timer = setTimeout(() => stop("queue"), queueTimeoutMs);
+    channel.port1.once("message", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stop("time"), taskTimeoutMs);
+    });
+    try {
+      const out = (await pool.run(
+        { ...task, started: channel.port2 },
+        { transferList: [channel.port2], signal: abort.signal },
+      )) as ParseOutcome<unknown>;
+      return fromOutcome<T>(what, out);
+    } catch (err) {
+      if (why === "caller") return failed(`The parse of ${what} was cancelled`);
+      if (why === "time") return failed(`The page ${what} could not be parsed within ${taskTimeoutMs} ms`);
+      if (why === "queue") return failed(`The reference is busy: the page ${what} waited ${queueTimeoutMs} ms`);
+      const e = err as { code?: string; message?: string };
+      if (e.code === "ERR_WORKER_OUT_OF_MEMORY")
+        return failed(`The page ${what} needed more than the ${heapMb} MiB a parse may use`);
+      if (/queue is at limit/i.test(e.message ?? "")) return failed("The reference is busy parsing; retry shortly");
+      return failed(`The page ${what} could not be parsed (${e.message ?? String(err)})`);
+    } finally {
+      clearTimeout(timer);
+      channel.port1.close();
+      caller?.removeEventListener("abort", onCaller);
+    }
+  }
+
+  return {
+    extract: (html, url, contentLanguage, signal) =>
+      run({ kind: "extract", html, url, contentLanguage, limits }, url, signal),
+    links: (html, url, signal) => run({ kind: "links", html, url, limits }, url, signal),
+    sitemap: (body, signal) => run({ kind: "sitemap", body }, "sitemap", signal),
+    async close() {
+      closed = true;
+      await pool.destroy();
+    },
+  };
+}
