@@ -42,6 +42,7 @@ export const {
   runLoad,
   serializeError,
   startMock,
+  startAuthServer,
   startReference,
   toolInputSchema,
 } = api;

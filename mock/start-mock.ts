@@ -93,6 +93,8 @@ export async function buildMock(options: MockOptions = {}) {
     secretKey: options.paymentSecret ?? randomBytes(32).toString("base64url"),
     currency: priceCurrency(contract),
     recipient: "plumbline",
+    // the challenge's resource metadata and bound request are on the URLs the mock hands out (MSW: its baseUrl)
+    publicUrl: options.publicUrl,
     challengeTtlSeconds: options.paymentChallengeTtlSeconds,
   });
   const app = await createPlatform({

@@ -521,6 +521,8 @@ export type components = {
             fetched_at?: string;
             /** @description True when the browser fallback produced the text. */
             rendered?: boolean;
+            /** @description The article's pictures, which the text leaves out (D-crawl-metadata); absent when unknown. */
+            images?: string[];
         } & {
             [key: string]: unknown;
         };

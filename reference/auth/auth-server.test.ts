@@ -5,12 +5,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { signUpOverHttp } from "../../test-support/account-signup.ts";
 import { consentOverHttp } from "../../test-support/http-consent.ts";
+import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
 import { type ReferenceOptions, type RunningReference, startReference } from "../start-reference.ts";
-import { openDatabase } from "../store/open-database.ts";
 import { freshFetch, pkce, register, tokenRequest } from "./oauth-test-client.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
@@ -25,21 +24,15 @@ describe("PostgreSQL for the authorization-server tests", () => {
   });
 });
 
-async function cleanPostgres() {
-  const opened = await openDatabase({ databaseUrl: PG });
-  await sql`drop table if exists account_sessions, users, oidc_payloads, auth_secrets, ledger, api_keys, accounts, rate_limit_windows`.execute(
-    opened.db,
-  );
-  await opened.close();
-}
+/** A clean slate of its own: other files use the same test database at the same time. */
+const cleanPostgres = () => freshPostgresSchema(PG as string, "auth_server_test");
 
 for (const kind of ["sqlite", "postgres"] as const) {
   describe.skipIf(kind === "postgres" && !PG)(`the authorization server on ${kind}`, () => {
     it("keeps clients, grants, tokens and sessions across a restart, and charges the user's account", async () => {
       let store: Pick<ReferenceOptions, "dataDir" | "databaseUrl">;
       if (kind === "postgres") {
-        await cleanPostgres();
-        store = { databaseUrl: PG };
+        store = { databaseUrl: await cleanPostgres() };
       } else {
         const dir = mkdtempSync(join(tmpdir(), "plumbline-auth-"));
         dirs.push(dir);

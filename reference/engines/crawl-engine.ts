@@ -54,7 +54,12 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
     const page = r.value;
     return {
       ok: true,
-      value: { link: url, title: page.title, content: page.markdown, metadata: { ...page.metadata, rendered } },
+      value: {
+        link: url,
+        title: page.title,
+        content: page.markdown,
+        metadata: { ...page.metadata, rendered, images: page.images },
+      },
     };
   }
 

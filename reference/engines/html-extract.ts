@@ -15,6 +15,8 @@ import { type HeadMetadata, readHeadMetadata } from "./html-metadata.ts";
 export interface ExtractedPage {
   title: string;
   markdown: string;
+  /** the article's pictures (absolute http(s) URLs, at most 20), which the text leaves out */
+  images: string[];
   metadata: Omit<HeadMetadata, "title">;
 }
 
@@ -54,6 +56,22 @@ function cleanArticle(contentHtml: string, title: string, skip: ReadonlySet<stri
   return body;
 }
 
+const MAX_IMAGES = 20;
+
+/**
+ * The pictures of what was kept as the article (URLs absolutized already), before the rules leave them out of the
+ * text: crawl metadata carries them (D-crawl-metadata), and the local search index answers `image: true` with them.
+ */
+function articleImages(html: string): string[] {
+  const out = new Set<string>();
+  for (const m of html.matchAll(/<img\b[^>]*?\bsrc\s*=\s*"([^"]+)"/gi)) {
+    const src = m[1].replaceAll("&amp;", "&");
+    if (/^https?:\/\//i.test(src)) out.add(src);
+    if (out.size >= MAX_IMAGES) break;
+  }
+  return [...out];
+}
+
 export function extractHtml(html: string, pageUrl: string, contentLanguage?: string): ExtractedPage {
   return extractHtmlWith(html, pageUrl, contentLanguage, {});
 }
@@ -80,12 +98,14 @@ export function extractHtmlWith(
   const article = new Readability(document, { charThreshold: 200, keepClasses: true }).parse();
   const useArticle = Boolean(article?.textContent?.trim());
   const title = (article?.title || headTitle || "").trim() || fallbackTitle(pageUrl);
-  let markdown = toMarkdown(useArticle ? cleanArticle(article?.content ?? "", title, options.skipRules) : bodyHtml);
+  const contentHtml = useArticle ? (article?.content ?? "") : bodyHtml;
+  let markdown = toMarkdown(useArticle ? cleanArticle(contentHtml, title, options.skipRules) : bodyHtml);
   // Readability drops the h1 that repeats the title; the content still opens with it (as the mock's pages do)
   if (markdown && !markdown.startsWith("# ")) markdown = `# ${title}\n\n${markdown}`;
   return {
     title,
     markdown,
+    images: articleImages(contentHtml),
     metadata: {
       ...metadata,
       description: metadata.description ?? (article?.excerpt?.trim() || null),

@@ -20,6 +20,7 @@ export function pageFromCrawl(r: Schemas["CrawlResult"]): IndexedPage {
     publishedAt: m.published_time ?? null,
     language: m.language ?? null,
     description: m.description ?? null,
+    images: Array.isArray(m.images) ? m.images : [],
   };
 }
 
@@ -66,6 +67,7 @@ export function deepcrawlIndexSink(
         publishedAt: str(m.published_time),
         language: str(m.language),
         description: str(m.description),
+        images: Array.isArray(m.images) ? m.images.filter((u): u is string => typeof u === "string") : [],
       })
       .catch((err) => onError(err, page.url));
   };

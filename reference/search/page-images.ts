@@ -2,6 +2,16 @@
 // crawl writes every image it keeps), absolute http(s) URLs only, each once.
 import { cleanUrl } from "./upstream/upstream.ts";
 
+/** The pictures a store kept for a page (a JSON array), [] when none or unreadable. */
+export function imageList(stored: string | null): string[] {
+  try {
+    const v = JSON.parse(stored ?? "[]");
+    return Array.isArray(v) ? v.filter((u): u is string => typeof u === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 export function imagesOf(markdown: string, pageUrl: string): string[] {
   const out: string[] = [];
   for (const m of markdown.matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {

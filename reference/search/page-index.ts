@@ -14,6 +14,8 @@ export interface IndexedPage {
   /** BCP 47 tag the page declares (en, de-CH); picks the stemmer on PostgreSQL */
   language?: string | null;
   description?: string | null;
+  /** the page's pictures (crawl metadata images): what `image: true` answers */
+  images?: string[];
 }
 
 export interface IndexQuery {
@@ -37,6 +39,7 @@ export interface IndexHit {
   description: string | null;
   publishedAt: string | null;
   fetchedAt: string;
+  images: string[];
   /** higher is more relevant; comparable within one answer only */
   score: number;
 }

@@ -5,6 +5,7 @@
 // "runs". Stemmed lexemes cannot serve prefixes ("connecti*" is no stem of "connection"), so prefix terms match
 // `tsv_raw`, the same text under `simple`.
 import { type Kysely, sql } from "kysely";
+import { imageList } from "./page-images.ts";
 import {
   hostOf,
   type IndexedPage,
@@ -27,7 +28,8 @@ async function migrate(db: Db): Promise<void> {
     id serial primary key, url text not null unique, host text not null, title text not null,
     markdown text not null, description text, language text, published_at timestamptz,
     fetched_at timestamptz not null, dated_at timestamptz not null, ts_config text not null,
-    tsv tsvector not null, tsv_raw tsvector not null)`.execute(db);
+    tsv tsvector not null, tsv_raw tsvector not null, images text)`.execute(db);
+  await sql`alter table search_pages add column if not exists images text`.execute(db);
   await sql`create index if not exists search_pages_tsv on search_pages using gin (tsv)`.execute(db);
   await sql`create index if not exists search_pages_tsv_raw on search_pages using gin (tsv_raw)`.execute(db);
   await sql`create index if not exists search_pages_dated on search_pages (dated_at)`.execute(db);
@@ -40,6 +42,7 @@ interface Row {
   description: string | null;
   published_at: Date | null;
   fetched_at: Date;
+  images: string | null;
   r: number;
 }
 
@@ -106,16 +109,18 @@ export function createPostgresPageIndex(db: Db): PageIndex & { ready: Promise<vo
       const published = isoDate(page.publishedAt);
       const fetched = isoDate(page.fetchedAt) ?? new Date().toISOString();
       await sql`insert into search_pages
-        (url, host, title, markdown, description, language, published_at, fetched_at, dated_at, ts_config, tsv, tsv_raw)
+        (url, host, title, markdown, description, language, published_at, fetched_at, dated_at, ts_config, tsv, tsv_raw,
+         images)
         values (${pageUrl(page.url)}, ${hostOf(page.url)}, ${title}, ${body}, ${page.description ?? null},
           ${page.language ?? null}, ${published}::timestamptz, ${fetched}::timestamptz,
           ${published ?? fetched}::timestamptz, ${cfg},
           setweight(to_tsvector(${cfg}::regconfig, ${ftitle}), 'A') || setweight(to_tsvector(${cfg}::regconfig, ${fbody}), 'B'),
-          setweight(to_tsvector('simple', ${ftitle}), 'A') || setweight(to_tsvector('simple', ${fbody}), 'B'))
+          setweight(to_tsvector('simple', ${ftitle}), 'A') || setweight(to_tsvector('simple', ${fbody}), 'B'),
+          ${JSON.stringify(page.images ?? [])})
         on conflict (url) do update set host = excluded.host, title = excluded.title, markdown = excluded.markdown,
           description = excluded.description, language = excluded.language, published_at = excluded.published_at,
           fetched_at = excluded.fetched_at, dated_at = excluded.dated_at, ts_config = excluded.ts_config,
-          tsv = excluded.tsv, tsv_raw = excluded.tsv_raw`.execute(db);
+          tsv = excluded.tsv, tsv_raw = excluded.tsv_raw, images = excluded.images`.execute(db);
     },
     async search(q: IndexQuery): Promise<IndexHit[]> {
       await ready;
@@ -124,7 +129,7 @@ export function createPostgresPageIndex(db: Db): PageIndex & { ready: Promise<vo
       const run = async (mode: "all" | "any", limit: number, offset: number) => {
         const m = matchExpr(terms, mode);
         const rows = await sql<Row>`select * from (
-            select p.id, p.url, p.title, p.markdown, p.description, p.published_at, p.fetched_at, ${m.rank} as r
+            select p.id, p.url, p.title, p.markdown, p.description, p.published_at, p.fetched_at, p.images, ${m.rank} as r
             from ${m.from} where ${m.where} and ${filters(q)}) hits
           order by r desc, id asc limit ${limit} offset ${offset}`.execute(db);
         return rows.rows.map(
@@ -135,6 +140,7 @@ export function createPostgresPageIndex(db: Db): PageIndex & { ready: Promise<vo
             description: r.description,
             publishedAt: iso(r.published_at),
             fetchedAt: iso(r.fetched_at) as string,
+            images: imageList(r.images),
             score: Number(r.r),
           }),
         );

@@ -73,7 +73,7 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
       })),
       images: q.image
         ? uniqueImages(
-            hits.map((h) => imagesOf(h.markdown, h.url)),
+            hits.map((h) => [...h.images, ...imagesOf(h.markdown, h.url)]),
             MAX_IMAGES,
           )
         : [],

@@ -6,6 +6,7 @@
 // the same text under `unicode61 remove_diacritics 2` alone. Scripts written without spaces (Chinese, Japanese) are
 // indexed in runs of characters: a query matches whole runs only.
 import { type Kysely, sql } from "kysely";
+import { imageList } from "./page-images.ts";
 import {
   hostOf,
   type IndexedPage,
@@ -26,7 +27,11 @@ async function migrate(db: Db): Promise<void> {
   await sql`create table if not exists search_pages (
     id integer primary key autoincrement, url text not null unique, host text not null, title text not null,
     markdown text not null, description text, language text, published_at text, fetched_at text not null,
-    dated_at text not null)`.execute(db);
+    dated_at text not null, images text)`.execute(db);
+  // an index made before pages carried their pictures gets the column (SQLite has no "add column if not exists")
+  const columns = await sql<{ name: string }>`pragma table_info(search_pages)`.execute(db);
+  if (!columns.rows.some((c) => c.name === "images"))
+    await sql`alter table search_pages add column images text`.execute(db);
   await sql`create index if not exists search_pages_dated on search_pages (dated_at)`.execute(db);
   await sql`create virtual table if not exists search_fts using fts5(title, body,
     tokenize = 'porter unicode61 remove_diacritics 2')`.execute(db);
@@ -54,6 +59,7 @@ interface Row {
   description: string | null;
   published_at: string | null;
   fetched_at: string;
+  images: string | null;
   r: number;
 }
 
@@ -64,6 +70,7 @@ const toHit = (r: Row): IndexHit => ({
   description: r.description,
   publishedAt: r.published_at,
   fetchedAt: r.fetched_at,
+  images: imageList(r.images),
   score: -Number(r.r),
 });
 
@@ -102,6 +109,7 @@ export function createSqlitePageIndex(db: Db): PageIndex & { ready: Promise<void
         published_at: published,
         fetched_at: fetched,
         dated_at: published ?? fetched,
+        images: JSON.stringify(page.images ?? []),
       };
       await db.transaction().execute(async (tx) => {
         const saved = await tx
@@ -124,7 +132,8 @@ export function createSqlitePageIndex(db: Db): PageIndex & { ready: Promise<void
       const terms = parseQuery(q.query);
       if (terms.length === 0) return [];
       const run = async (mode: "all" | "any", limit: number, offset: number) => {
-        const rows = await sql<Row>`select p.url, p.title, p.markdown, p.description, p.published_at, p.fetched_at, m.r
+        const rows =
+          await sql<Row>`select p.url, p.title, p.markdown, p.description, p.published_at, p.fetched_at, p.images, m.r
            from (${matchSql(terms, mode)}) m join search_pages p on p.id = m.id
            where ${filters(q)} order by m.r asc, p.id asc limit ${limit} offset ${offset}`.execute(db);
         return rows.rows.map(toHit);

@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
 import { hashKey } from "./api-keys.ts";
 import { type OpenedDatabase, openDatabase } from "./open-database.ts";
 import { createSqlAccounts, type SqlAccounts } from "./sql-accounts.ts";
@@ -25,13 +25,13 @@ for (const kind of ["sqlite", "postgres"] as const) {
     let dir = "";
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), "plumbline-store-"));
-      opened = await openDatabase(kind === "postgres" ? { databaseUrl: PG } : { dataDir: dir });
-      if (kind === "postgres") {
-        // a clean slate: the tables are re-created by the next open
-        await sql`drop table if exists ledger, api_keys, accounts`.execute(opened.db);
-        await opened.close();
-        opened = await openDatabase({ databaseUrl: PG });
-      }
+      // a clean slate of its own: other files use the same test database at the same time (their tables refer
+      // to accounts), so this file's tables live in a schema of their own
+      opened = await openDatabase(
+        kind === "postgres"
+          ? { databaseUrl: await freshPostgresSchema(PG as string, "store_accounts") }
+          : { dataDir: dir },
+      );
       store = createSqlAccounts(opened.db);
     });
     afterAll(async () => {

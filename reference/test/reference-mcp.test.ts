@@ -34,6 +34,8 @@ beforeAll(async () => {
       { key: "oauth-token", credits: 50, credentialType: "oauth" },
     ],
     rateLimits: { perAccount: 0 },
+    // a trending upstream that refuses connections: the failing operation of the tool-error test
+    trending: { githubUrl: "http://127.0.0.1:9" },
     authorizationServer: "https://auth.example.com",
   });
   client = await mcpClientWithKey(`${ref.url}/mcp`, "k");
@@ -60,9 +62,10 @@ describe("/mcp on the reference", () => {
     expect((await usage("k")).usage).toBe(before - 1);
   });
 
-  it("answers an operation that has not landed with its REST error, uncharged", async () => {
+  it("answers an operation whose upstream fails with its REST error, uncharged", async () => {
     const before = (await usage("k")).usage;
-    const r = (await client.callTool({ name: "search", arguments: { query: "q" } })) as ToolResult;
+    // its upstream refuses the connection: the REST answer is 502, uncharged
+    const r = (await client.callTool({ name: "trending", arguments: { search_service: "github" } })) as ToolResult;
     expect(r.isError).toBe(true);
     expect(r.content[0].text).toMatch(/^API error: 502 /);
     expect((await usage("k")).usage).toBe(before);

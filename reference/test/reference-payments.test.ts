@@ -6,16 +6,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, loadContract } from "../../spec/index.ts";
 import { paymentChallenges, testCredential } from "../../spec/payment-test-method.ts";
 import { BIN } from "../../test-support/cli-process.ts";
 import { describePaymentFlow } from "../../test-support/payment-flow-suite.ts";
+import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
 import { ARTICLE_HTML } from "../engines/fixture-pages.ts";
 import { type FixtureSite, serveSite } from "../engines/fixture-site.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
-import { openDatabase } from "../store/open-database.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
 const TEST_KEY = "reference-payment-test-key";
@@ -40,15 +39,13 @@ for (const kind of ["sqlite", "postgres"] as const) {
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), "plumbline-ref-pay-"));
       dirs.push(dir);
-      if (kind === "postgres") {
-        const opened = await openDatabase({ databaseUrl: PG });
-        await sql`drop table if exists payments, payment_claims, payment_secrets`.execute(opened.db);
-        await opened.close();
-      }
+      // a clean slate of its own: other files use the same test database at the same time
+      const databaseUrl =
+        kind === "postgres" ? await freshPostgresSchema(PG as string, "reference_payments") : undefined;
       ref = await startReference({
         port: 0,
         dataDir: dir,
-        databaseUrl: kind === "postgres" ? PG : undefined,
+        databaseUrl,
         allowPrivateNetwork: true,
         keys: [{ key: "k-pay", credits: 50 }],
         rateLimits: { perAccount: 0 },
