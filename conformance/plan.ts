@@ -56,7 +56,8 @@ export function makePlan(
   let credits = 0;
   for (const c of checks) {
     credits += c.cost?.(contract, alt, scope) ?? 0;
-    for (const p of c.probes ?? []) if (!probes.has(p.id)) probes.set(p.id, p.cost(contract, alt, scope));
+    for (const p of (c.probes ?? []).flatMap((x) => [x, ...(x.uses ?? [])]))
+      if (!probes.has(p.id)) probes.set(p.id, p.cost(contract, alt, scope));
   }
   for (const v of probes.values()) credits += v;
   // the canary, once, when a check needs a target that fetches real pages or points it at the fixture site

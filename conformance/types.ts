@@ -102,6 +102,8 @@ export interface Probe<T> {
   cost(contract: Contract, alt: Contract, scope: OperationScope): number;
   /** it points the target at fixture pages when the target fetches real pages (the canary decides) */
   usesFixtureSite?: boolean;
+  /** other shared probes whose answers it reads (their cost is planned with it, once) */
+  uses?: Probe<unknown>[];
   run(ctx: RunContext): Promise<T>;
 }
 

@@ -9,6 +9,7 @@ import { type Measured, measureCharge } from "../check-helpers.ts";
 import type { OperationScope } from "../operation-scope.ts";
 import type { Exchange, Probe, RunContext } from "../types.ts";
 import { asBatch, type Group, pack } from "./bound-packing.ts";
+import { plannedShots, screenshotShotsProbe } from "./screenshot-shots.ts";
 import { withReachableCase } from "./target-urls.ts";
 
 export interface SentCase {
@@ -34,15 +35,23 @@ interface PlannedCase {
 
 interface Request {
   operationId: string;
-  kind: "rejected" | "valid" | "differing";
+  kind: "rejected" | "valid" | "differing" | "carried";
   group: Group<PlannedCase>;
+}
+
+const caseKey = (c: BoundCase) => `${c.operationId} ${JSON.stringify(c.body)}`;
+
+/** Valid screenshot cases the screenshot-shots probe carries (their verdict is read on its answers). */
+function carriedByShots(primary: Contract, scope: OperationScope): Set<string> {
+  if (!scope.has("screenshot")) return new Set();
+  return new Set(plannedShots(primary).flatMap((s) => s.carries.map(caseKey)));
 }
 
 function cases(primary: Contract, alt: Contract, scope: OperationScope): PlannedCase[] {
   const seen = new Map<string, BoundCase>();
   for (const c of [...boundCases(primary), ...boundCases(alt)]) {
     if (!scope.has(c.operationId)) continue;
-    const key = `${c.operationId} ${JSON.stringify(c.body)}`;
+    const key = caseKey(c);
     if (!seen.has(key)) seen.set(key, c);
   }
   return [...seen.values()].map((c) => ({
@@ -55,25 +64,22 @@ function cases(primary: Contract, alt: Contract, scope: OperationScope): Planned
 /** The requests of the probe, per operation: rejected groups, valid groups, then differing cases alone. */
 export function boundRequests(primary: Contract, alt: Contract, scope: OperationScope): Request[] {
   const all = cases(primary, alt, scope);
+  const carried = carriedByShots(primary, scope);
   const out: Request[] = [];
   for (const operationId of [...new Set(all.map((p) => p.case.operationId))]) {
     const mine = all.filter((p) => p.case.operationId === operationId);
     const both = [primary, alt];
-    for (const group of pack(
+    const rejected = mine.filter((p) => !p.primaryValid && !p.altValid);
+    for (const group of pack(both, rejected, false)) out.push({ operationId, kind: "rejected", group });
+    const valid = mine.filter((p) => p.primaryValid && p.altValid);
+    for (const p of valid.filter((v) => carried.has(caseKey(v.case))))
+      out.push({ operationId, kind: "carried", group: { members: [p], body: p.case.body } });
+    const packed = pack(
       both,
-      mine.filter((p) => !p.primaryValid && !p.altValid),
-      false,
-    ))
-      out.push({ operationId, kind: "rejected", group });
-    for (const group of asBatch(
-      primary,
-      pack(
-        both,
-        mine.filter((p) => p.primaryValid && p.altValid),
-        true,
-      ),
-    ))
-      out.push({ operationId, kind: "valid", group });
+      valid.filter((v) => !carried.has(caseKey(v.case))),
+      true,
+    );
+    for (const group of asBatch(primary, packed)) out.push({ operationId, kind: "valid", group });
     for (const p of mine.filter((m) => m.primaryValid !== m.altValid))
       out.push({ operationId, kind: "differing", group: { members: [p], body: p.case.body } });
   }
@@ -85,8 +91,9 @@ export function boundCasesPlan(primary: Contract, alt: Contract, scope: Operatio
   const per = new Map<string, { requests: number; credits: number; cases: number }>();
   for (const r of boundRequests(primary, alt, scope)) {
     const row = per.get(r.operationId) ?? { requests: 0, credits: 0, cases: 0 };
-    row.requests++;
     row.cases += r.group.members.length;
+    if (r.kind === "carried") continue; // sent and counted by the screenshot-shots probe
+    row.requests++;
     if (r.kind !== "rejected") row.credits += primary.prices.requestCredits(r.operationId, r.group.body);
     per.set(r.operationId, row);
   }
@@ -103,6 +110,7 @@ async function reachable(ctx: RunContext, r: Request): Promise<unknown> {
 export const boundCasesProbe: Probe<BoundProbe> = {
   id: "bound-cases",
   usesFixtureSite: true,
+  uses: [screenshotShotsProbe],
   cost(primary, alt, scope) {
     // an upper bound: every request either set accepts is charged at its contract price
     return [...boundCasesPlan(primary, alt, scope).values()].reduce((sum, r) => sum + r.credits, 0);
@@ -124,10 +132,17 @@ export const boundCasesProbe: Probe<BoundProbe> = {
       return out;
     });
     const ops = [...new Set(rejected.map((r) => r.operationId))];
-    for (const r of requests.filter((x) => x.kind !== "rejected")) await send(r);
+    for (const r of requests.filter((x) => x.kind === "valid" || x.kind === "differing")) await send(r);
+    const carried = requests.filter((x) => x.kind === "carried");
+    const shots = carried.length ? await ctx.probe(screenshotShotsProbe) : [];
+    for (const r of carried) {
+      const m = r.group.members[0];
+      const shot = shots.find((s) => s.carries.some((c) => caseKey(c) === caseKey(m.case)));
+      if (shot) sent.push({ ...m, exchange: shot.exchange, packed: shot.carries.length + 1 });
+    }
     for (const op of new Set(requests.map((r) => r.operationId))) {
-      const mine = requests.filter((r) => r.operationId === op);
-      const n = mine.reduce((s, r) => s + r.group.members.length, 0);
+      const mine = requests.filter((r) => r.operationId === op && r.kind !== "carried");
+      const n = requests.filter((r) => r.operationId === op).reduce((s, r) => s + r.group.members.length, 0);
       ctx.progress(`  bound cases of ${op}: ${n} cases in ${mine.length} requests`);
     }
     return { cases: sent, rejectedCharges: ops.length ? [{ operationId: ops.join(", "), measured }] : [] };

@@ -25,15 +25,15 @@ export const SEMANTIC_CONFLICTS: Array<{ operationId: string; a: Side; b: Side; 
   },
   {
     operationId: "screenshot",
-    a: { field: /^\/wait_for_selector$/ },
+    a: { field: /^\/wait_for_selector$/, keyword: "maxLength" },
     b: { field: /^\/timeout_ms$/, keyword: "minimum" },
-    why: "waiting for a selector needs more than the shortest timeout",
+    why: "waiting for a selector that matches nothing outlives the shortest timeout",
   },
   {
     operationId: "screenshot",
-    a: { field: /^\/viewport\//, keyword: "maximum" },
-    b: { field: /^\/viewport\//, keyword: "maximum" },
-    why: "the largest width, height and scale multiply into an image far larger than any single edge",
+    a: { field: /^\/viewport\/(width|height)$/, keyword: "maximum" },
+    b: { field: /^\/viewport\/device_scale_factor$/, keyword: "maximum" },
+    why: "the largest viewport at the largest scale is an image far larger than any single edge asks for",
   },
   {
     operationId: "trending",
@@ -96,8 +96,11 @@ export function pack<T extends { case: BoundCase }>(
   // the fields with most cases first: they set the number of requests
   const perField = new Map<string, number>();
   for (const i of items) perField.set(i.case.field, (perField.get(i.case.field) ?? 0) + 1);
-  // ties: maxima first, so the edges that may not meet (SEMANTIC_CONFLICTS) open their own groups early
-  const rank = (i: T) => (perField.get(i.case.field) ?? 0) * 2 + (i.case.keyword === "maximum" ? 1 : 0);
+  // ties: the edges that may not meet (SEMANTIC_CONFLICTS) first, maxima first, so they spread over the groups
+  const constrained = (c: BoundCase) =>
+    SEMANTIC_CONFLICTS.some((k) => k.operationId === c.operationId && (fits(k.a, c) || fits(k.b, c)));
+  const rank = (i: T) =>
+    (perField.get(i.case.field) ?? 0) * 4 + (constrained(i.case) ? 2 : 0) + (i.case.keyword === "maximum" ? 1 : 0);
   const order = [...items].sort((x, y) => rank(y) - rank(x));
   for (const item of order) {
     const c = item.case;
