@@ -104,7 +104,20 @@ export function boundCasesPlan(primary: Contract, alt: Contract, scope: Operatio
 async function reachable(ctx: RunContext, r: Request): Promise<unknown> {
   const urlField = r.group.members.map((m) => m.case.field).find((f) => /\/url$/.test(f)) ?? "";
   if (!Array.isArray(r.group.body)) return withReachableCase(ctx, r.group.body, urlField);
-  return Promise.all(r.group.body.map((entry) => withReachableCase(ctx, entry, "")));
+  const keep = r.group.body.length - (r.group.padding ?? 0);
+  return Promise.all(r.group.body.map((entry, i) => (i < keep ? withReachableCase(ctx, entry, "") : entry)));
+}
+
+/** An earlier answer to the very same accepted body (another probe's), judged again instead of paying twice. */
+function earlier(ctx: RunContext, operationId: string, body: unknown): Exchange | undefined {
+  const text = JSON.stringify(body);
+  return ctx.http.exchanges.find(
+    (e) =>
+      e.operationId === operationId &&
+      (e.response?.status ?? 0) >= 200 &&
+      (e.response?.status ?? 0) < 300 &&
+      JSON.stringify(e.sent) === text,
+  );
 }
 
 export const boundCasesProbe: Probe<BoundProbe> = {
@@ -121,7 +134,9 @@ export const boundCasesProbe: Probe<BoundProbe> = {
     const send = async (r: Request) => {
       const path = ctx.contract.operation(r.operationId).path;
       const body = r.kind === "rejected" ? r.group.body : await reachable(ctx, r);
-      const exchange = await ctx.http.call("probe:bound-cases", "POST", path, { body });
+      const exchange =
+        (r.kind === "rejected" ? undefined : earlier(ctx, r.operationId, body)) ??
+        (await ctx.http.call("probe:bound-cases", "POST", path, { body }));
       for (const m of r.group.members) sent.push({ ...m, exchange, packed: r.group.members.length });
       return exchange;
     };

@@ -9,6 +9,8 @@ import type { Contract } from "../../spec/index.ts";
 export interface Group<T extends { case: BoundCase }> {
   members: T[];
   body: unknown;
+  /** trailing batch entries that only fill the batch up to its maximum (sent as they are) */
+  padding?: number;
 }
 
 /**
@@ -134,7 +136,8 @@ export function asBatch<T extends { case: BoundCase }>(contract: Contract, group
   const max = op ? arrayBranch(op)?.maxItems : undefined;
   const singles = groups.filter((g) => g !== batch);
   if (!batch || !op || max === undefined || singles.length > max) return groups;
-  const base = baseBody(op);
-  const entries = [...singles.map((g) => g.body), ...Array.from({ length: max - singles.length }, () => base)];
-  return [{ members: [...batch.members, ...singles.flatMap((g) => g.members)], body: entries }];
+  const pad = baseBody(op);
+  const padding = max - singles.length;
+  const entries = [...singles.map((g) => g.body), ...Array.from({ length: padding }, () => pad)];
+  return [{ members: [...batch.members, ...singles.flatMap((g) => g.members)], body: entries, padding }];
 }
