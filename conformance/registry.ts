@@ -4,6 +4,7 @@ import { BATCH_CHECKS } from "./checks/batches.ts";
 import { BILLING_CHECKS } from "./checks/billing.ts";
 import { BOUNDS_CHECKS } from "./checks/bounds.ts";
 import { DEEPCRAWL_CHECKS } from "./checks/deepcrawl.ts";
+import { DEEPCRAWL_TERMINAL_CHECKS } from "./checks/deepcrawl-terminal.ts";
 import { DEEPCRAWL_ZIP_CHECKS } from "./checks/deepcrawl-zip.ts";
 import { DISCOVERY_CHECKS } from "./checks/discovery.ts";
 import { ECHO_CHECKS } from "./checks/echoes.ts";
@@ -27,6 +28,7 @@ export const CHECKS: CheckDefinition[] = [
   ...BOUNDS_CHECKS,
   ...SEARCH_CHECKS,
   ...DEEPCRAWL_CHECKS,
+  ...DEEPCRAWL_TERMINAL_CHECKS,
   ...DEEPCRAWL_ZIP_CHECKS,
   ...CRAWL_SEMANTIC_CHECKS,
   ...SITEMAP_SEMANTIC_CHECKS,

@@ -260,10 +260,13 @@ export const STATEMENTS: Statement[] = [
   covered(
     ST,
     "Clients poll the status operation until the task reports completion; polling is safe to repeat and free.",
-    ["deepcrawl-completes", "deepcrawl-polling-free", "deepcrawl-states-forward"],
+    ["deepcrawl-completes", "deepcrawl-polling-free", "deepcrawl-states-forward", "deepcrawl-terminal-stays"],
     "polls go on after the end",
   ),
-  none(ST, "Transitions: not shown.", "not shown", "D-deepcrawl-states", ["deepcrawl-states-forward"]),
+  none(ST, "Transitions: not shown.", "not shown", "D-deepcrawl-states", [
+    "deepcrawl-states-forward",
+    "deepcrawl-terminal-stays",
+  ]),
 
   covered("Endpoints", "All `POST` bodies are JSON.", ["bounds-malformed-400"]),
   covered("Endpoints", "Authentication for all operations except `GET /health` is a Bearer credential", [
