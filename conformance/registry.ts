@@ -11,6 +11,7 @@ import { ECHO_CHECKS } from "./checks/echoes.ts";
 import { OAUTH_CHECKS } from "./checks/oauth-discovery.ts";
 import { RATE_LIMIT_CHECKS } from "./checks/rate-limit.ts";
 import { SEARCH_CHECKS } from "./checks/search.ts";
+import { ANY_TARGET_SEMANTIC_CHECKS } from "./checks/semantics-any-target.ts";
 import { CRAWL_SEMANTIC_CHECKS } from "./checks/semantics-crawl.ts";
 import { EXTRACT_SEMANTIC_CHECKS } from "./checks/semantics-extract.ts";
 import { SCREENSHOT_SEMANTIC_CHECKS } from "./checks/semantics-screenshot.ts";
@@ -32,6 +33,7 @@ export const CHECKS: CheckDefinition[] = [
   ...DEEPCRAWL_ZIP_CHECKS,
   ...CRAWL_SEMANTIC_CHECKS,
   ...SITEMAP_SEMANTIC_CHECKS,
+  ...ANY_TARGET_SEMANTIC_CHECKS,
   ...SCREENSHOT_SEMANTIC_CHECKS,
   ...EXTRACT_SEMANTIC_CHECKS,
   ...TARGET_REFUSAL_CHECKS,

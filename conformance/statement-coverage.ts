@@ -308,7 +308,7 @@ export const STATEMENTS: Statement[] = [
   covered(
     "POST /crawl",
     "The operation fetches one public URL and returns its title and body as clean text with navigation, boilerplate and scripts removed.",
-    ["crawl-readable-text"],
+    ["crawl-readable-text", "crawl-no-script-style"],
   ),
   covered("POST /crawl", "Error statuses: 400, 401, 402, 404, 410, 422, 429, 500, 502.", [
     "crawl-target-status",
@@ -399,7 +399,7 @@ export const STATEMENTS: Statement[] = [
   covered(
     "POST /sitemap",
     "Sitemap directives in robots.txt are tried first, then conventional paths; sitemap index files and gzipped sitemaps are followed. The URLs declared for the requested host are returned.",
-    ["sitemap-follows-robots", "sitemap-conventional-path"],
+    ["sitemap-follows-robots", "sitemap-conventional-path", "sitemap-requested-host"],
   ),
   covered(
     "POST /sitemap",

@@ -392,6 +392,31 @@ const VARIANTS: Variant[] = [
     fails: "deepcrawl-terminal-stays",
   },
   {
+    name: "crawl content that keeps the page's script text",
+    fault: {
+      rewrite: (req, res) => {
+        if (!ok200(req, res, "/crawl") || isBatch(req)) return res;
+        const b = jsonOf(res) as { results: Json };
+        const content = `${String(b.results.content)}\n<script>window.tracker = 1;</script>`;
+        return withJson(res, { ...b, results: { ...b.results, content } });
+      },
+    },
+    only: ["crawl-no-script-style"],
+    fails: "crawl-no-script-style",
+  },
+  {
+    name: "type sitemap listing a link of another host",
+    fault: {
+      rewrite: (req, res) => {
+        if (!ok200(req, res, "/sitemap") || sent(req).type !== "sitemap") return res;
+        const b = jsonOf(res) as { links: string[] };
+        return withJson(res, { ...b, links: [...b.links, "https://example.org/elsewhere"] });
+      },
+    },
+    only: ["sitemap-requested-host"],
+    fails: "sitemap-requested-host",
+  },
+  {
     name: "a cloud-metadata target crawled instead of refused",
     fault: {
       rewrite: (req, res) =>
