@@ -3,6 +3,7 @@
 import type { Contract } from "../spec/index.ts";
 import type { HttpClient } from "./http-client.ts";
 import type { OperationScope } from "./operation-scope.ts";
+import type { RateLimitSetting } from "./rate-windows.ts";
 
 export type ProfileName = "strict" | "lenient" | "alt-bounds";
 export type Severity = "critical" | "major" | "minor";
@@ -159,6 +160,11 @@ export interface ConformanceOptions {
   oauthPassword?: string;
   /** Chromium for that consent step (default $PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
   chromiumPath?: string;
+  /**
+   * the target's rate limits: "auto" (default) learns them from its RateLimit headers; "N[,screenshot=M]" (or the
+   * parsed form) states them for a target that does not advertise them; the suite paces itself below them
+   */
+  rateLimit?: string | RateLimitSetting;
   onProgress?: (line: string) => void;
 }
 
@@ -166,9 +172,10 @@ export interface ResolvedOptions
   extends Required<
     Omit<
       ConformanceOptions,
-      "brokeApiKey" | "fixtureUrl" | "maxCredits" | "oauthUser" | "oauthPassword" | "chromiumPath"
+      "brokeApiKey" | "fixtureUrl" | "maxCredits" | "oauthUser" | "oauthPassword" | "chromiumPath" | "rateLimit"
     >
   > {
+  rateLimit: RateLimitSetting;
   oauthUser?: string;
   oauthPassword?: string;
   chromiumPath?: string;
