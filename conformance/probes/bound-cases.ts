@@ -104,8 +104,8 @@ export function boundCasesPlan(primary: Contract, alt: Contract, scope: Operatio
 async function reachable(ctx: RunContext, r: Request): Promise<unknown> {
   const urlField = r.group.members.map((m) => m.case.field).find((f) => /\/url$/.test(f)) ?? "";
   if (!Array.isArray(r.group.body)) return withReachableCase(ctx, r.group.body, urlField);
-  const keep = r.group.body.length - (r.group.padding ?? 0);
-  return Promise.all(r.group.body.map((entry, i) => (i < keep ? withReachableCase(ctx, entry, "") : entry)));
+  // every entry, padding included: an entry the target cannot fetch fails, and a batch of failures says nothing
+  return Promise.all(r.group.body.map((entry) => withReachableCase(ctx, entry, "")));
 }
 
 /** An earlier answer to the very same accepted body (another probe's), judged again instead of paying twice. */

@@ -9,7 +9,7 @@ import type { Contract } from "../../spec/index.ts";
 export interface Group<T extends { case: BoundCase }> {
   members: T[];
   body: unknown;
-  /** trailing batch entries that only fill the batch up to its maximum (sent as they are) */
+  /** trailing batch entries that only fill the batch up to its maximum */
   padding?: number;
 }
 
