@@ -11,6 +11,7 @@ export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY
                          [--profile strict|lenient|alt-bounds] [--only IDS] [--skip IDS] [--include IDS]
                          [--operations IDS] [--report-dir DIR | --no-report] [--max-credits N]
                          [--fixture-url URL] [--timeout S] [--oauth-user LOGIN --oauth-password PASSWORD]
+                         [--rate-limit auto|N[,screenshot=M]]
        plumbline conform --list
        plumbline conform serve-fixtures [--host 127.0.0.1] [--port 4020]
        plumbline conform coverage [--write | --check]
@@ -33,6 +34,10 @@ export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY
   --report-dir DIR     default reports/conformance/<timestamp>: conformance.json, junit.xml, report.html
   --fixture-url URL    a deployed copy of the fixture site (default: served on 127.0.0.1 by the run itself)
   --timeout S          seconds a deepcrawl task may take to complete (default 120)
+  --rate-limit auto|N[,screenshot=M]
+                       the target's limits per 60 s window (D-rate-limits): auto (default) learns them from the
+                       RateLimit headers it sends; N[,operation=M] states them for a target that advertises none.
+                       The suite paces itself below them instead of drawing 429s
   --oauth-user LOGIN, --oauth-password PASSWORD
                        an account of the target's sign-in page (or $PLUMBLINE_OAUTH_USER, $PLUMBLINE_OAUTH_PASSWORD):
                        the OAuth checks sign in and consent with it in headless Chromium ($PLUMBLINE_CHROMIUM,
@@ -85,6 +90,7 @@ export async function conformCommand(argv: string[]): Promise<number> {
       "max-credits": { type: "string" },
       "fixture-url": { type: "string" },
       timeout: { type: "string" },
+      "rate-limit": { type: "string" },
       "oauth-user": { type: "string" },
       "oauth-password": { type: "string" },
       list: { type: "boolean", default: false },
@@ -138,6 +144,7 @@ export async function conformCommand(argv: string[]): Promise<number> {
     maxCredits: number("max-credits", values["max-credits"]),
     fixtureUrl: values["fixture-url"],
     timeoutSeconds: number("timeout", values.timeout),
+    rateLimit: values["rate-limit"],
     oauthUser: values["oauth-user"],
     oauthPassword: values["oauth-password"],
     onProgress: (line) => console.log(line),

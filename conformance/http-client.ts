@@ -2,6 +2,7 @@
 // checks can judge all of it afterwards and reports can show (and curl can reproduce) any of it.
 // Credentials are recorded as environment-variable placeholders, never as their values.
 import type { Contract } from "../spec/index.ts";
+import { createRateWindows, type RateLimitSetting } from "./rate-windows.ts";
 import type { Exchange, RecordedResponse } from "./types.ts";
 
 export type Auth = "main" | "broke" | "none" | { bearer: string };
@@ -54,12 +55,15 @@ export interface ClientOptions {
   contract: Contract;
   runId: string;
   onWait?: (line: string) => void;
+  /** pace below the target's windows (default auto: learnt from its RateLimit headers) */
+  rateLimit?: RateLimitSetting;
 }
 
 export function createHttpClient(o: ClientOptions): HttpClient {
   const target = o.target.replace(/\/+$/, "");
   const exchanges: Exchange[] = [];
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const windows = createRateWindows(o.rateLimit ?? "auto");
   const secrets: Array<[string, string]> = [];
   for (const [key, env] of [
     [o.apiKey, KEY_ENV.main],
@@ -140,6 +144,7 @@ export function createHttpClient(o: ClientOptions): HttpClient {
       }
       ex.response = response;
       ex.raw = raw;
+      if (sameOrigin) windows.observe(response.headers, Date.now());
     } catch (err) {
       ex.error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     }
@@ -147,10 +152,20 @@ export function createHttpClient(o: ClientOptions): HttpClient {
     return ex;
   }
 
+  /** Authenticated calls of the target draw on its windows (D-rate-limits); the rate-limit check wants the 429. */
+  async function pace(method: string, pathOrUrl: string, c: CallOptions) {
+    if (c.noRetry || c.auth === "none" || /^https?:\/\//.test(pathOrUrl)) return;
+    const { waitMs, window } = windows.reserve(operationFor(o.contract, method, pathOrUrl), Date.now());
+    if (waitMs <= 0) return;
+    o.onWait?.(`pacing: the "${window}" window is used up; ${method} ${pathOrUrl} waits ${Math.ceil(waitMs / 1000)} s`);
+    await sleep(waitMs);
+  }
+
   return {
     target,
     exchanges,
     async call(by, method, pathOrUrl, c = {}) {
+      await pace(method, pathOrUrl, c);
       for (let attempt = 1; ; attempt++) {
         const ex = await once(by, method, pathOrUrl, c);
         if (c.noRetry || ex.response?.status !== 429 || attempt >= 3) return ex;

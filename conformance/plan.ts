@@ -1,7 +1,8 @@
 // The plan of a run: which checks run (--only, --skip, --include, opt-in, --operations) and what they may cost on
 // the target account, so a run against the paid service can be refused before it spends anything (--max-credits).
 import type { Contract } from "../spec/index.ts";
-import { NOT_SELECTED, type OperationScope } from "./operation-scope.ts";
+import { makeScope, NOT_SELECTED, type OperationScope } from "./operation-scope.ts";
+import { boundCasesPlan } from "./probes/bound-cases.ts";
 import { canaryCost } from "./probes/canary.ts";
 import { CHECKS } from "./registry.ts";
 import type { CheckDefinition } from "./types.ts";
@@ -56,10 +57,36 @@ export function makePlan(
   let credits = 0;
   for (const c of checks) {
     credits += c.cost?.(contract, alt, scope) ?? 0;
-    for (const p of c.probes ?? []) if (!probes.has(p.id)) probes.set(p.id, p.cost(contract, alt, scope));
+    for (const p of (c.probes ?? []).flatMap((x) => [x, ...(x.uses ?? [])]))
+      if (!probes.has(p.id)) probes.set(p.id, p.cost(contract, alt, scope));
   }
   for (const v of probes.values()) credits += v;
   // the canary, once, when a check needs a target that fetches real pages or points it at the fixture site
   if (checks.some(usesFixtures)) credits += canaryCost(contract, scope);
   return { ok: true, plan: { checks, unselected, credits } };
+}
+
+/**
+ * The printed plan: per operation, the credits the planned checks may spend on it (each operation's share, the plan
+ * costed as if --operations named it alone) and the requests and cases of its boundary probe (packed, issue 17).
+ */
+export function planLines(
+  contract: Contract,
+  alt: Contract,
+  o: { only: string[]; skip: string[]; include: string[] },
+  scope: OperationScope,
+  plan: Plan,
+): string[] {
+  const probed = plan.checks.some((c) => (c.probes ?? []).some((p) => p.id === "bound-cases"));
+  const bounds = probed ? boundCasesPlan(contract, alt, scope) : new Map();
+  const lines: string[] = [];
+  for (const op of contract.contractOperations.filter((x) => x.pricing && scope.has(x.operationId))) {
+    const alone = makeScope(contract, [op.operationId]);
+    const planned = alone.ok ? makePlan(contract, alt, o, alone.scope) : null;
+    const credits = planned?.ok ? `at most ${planned.plan.credits} credits` : "";
+    const b = bounds.get(op.operationId);
+    const cases = b ? `; bound cases: ${b.cases} in ${b.requests} requests, ${b.credits} credits` : "";
+    lines.push(`  ${op.operationId.padEnd(10)} ${credits}${cases}`);
+  }
+  return lines;
 }

@@ -5,6 +5,7 @@ import { BATCH_CHECKS } from "./checks/batches.ts";
 import { BILLING_CHECKS } from "./checks/billing.ts";
 import { BOUNDS_CHECKS } from "./checks/bounds.ts";
 import { DEEPCRAWL_CHECKS } from "./checks/deepcrawl.ts";
+import { DEEPCRAWL_TERMINAL_CHECKS } from "./checks/deepcrawl-terminal.ts";
 import { DEEPCRAWL_ZIP_CHECKS } from "./checks/deepcrawl-zip.ts";
 import { DISCOVERY_CHECKS } from "./checks/discovery.ts";
 import { ECHO_CHECKS } from "./checks/echoes.ts";
@@ -13,6 +14,7 @@ import { OAUTH_CHECKS } from "./checks/oauth-discovery.ts";
 import { PAYMENT_CHECKS } from "./checks/payments.ts";
 import { RATE_LIMIT_CHECKS } from "./checks/rate-limit.ts";
 import { SEARCH_CHECKS } from "./checks/search.ts";
+import { ANY_TARGET_SEMANTIC_CHECKS } from "./checks/semantics-any-target.ts";
 import { CRAWL_SEMANTIC_CHECKS } from "./checks/semantics-crawl.ts";
 import { EXTRACT_SEMANTIC_CHECKS } from "./checks/semantics-extract.ts";
 import { SCREENSHOT_SEMANTIC_CHECKS } from "./checks/semantics-screenshot.ts";
@@ -33,9 +35,11 @@ export const CHECKS: CheckDefinition[] = [
   ...BOUNDS_CHECKS,
   ...SEARCH_CHECKS,
   ...DEEPCRAWL_CHECKS,
+  ...DEEPCRAWL_TERMINAL_CHECKS,
   ...DEEPCRAWL_ZIP_CHECKS,
   ...CRAWL_SEMANTIC_CHECKS,
   ...SITEMAP_SEMANTIC_CHECKS,
+  ...ANY_TARGET_SEMANTIC_CHECKS,
   ...SCREENSHOT_SEMANTIC_CHECKS,
   ...EXTRACT_SEMANTIC_CHECKS,
   ...TARGET_REFUSAL_CHECKS,

@@ -7,8 +7,9 @@ import { balance } from "./check-helpers.ts";
 import { type FixtureServer, startFixtureServer } from "./fixtures/fixture-server.ts";
 import { createHttpClient } from "./http-client.ts";
 import { makeScope, type OperationScope } from "./operation-scope.ts";
-import { makePlan, type Plan, usesFixtures } from "./plan.ts";
+import { makePlan, type Plan, planLines, usesFixtures } from "./plan.ts";
 import { fetchesRealPages } from "./probes/canary.ts";
+import { parseRateLimit, type RateLimitSetting } from "./rate-windows.ts";
 import { CHECKS } from "./registry.ts";
 import { writeReports } from "./report/write-reports.ts";
 import type {
@@ -25,8 +26,19 @@ import type {
 const PROFILES: ProfileName[] = ["strict", "lenient", "alt-bounds"];
 const PHASES = ["main", "last", "traffic"] as const;
 
+function rateSetting(v: ConformanceOptions["rateLimit"]): RateLimitSetting | string {
+  if (v === undefined) return "auto";
+  if (typeof v !== "string") return v;
+  try {
+    return parseRateLimit(v);
+  } catch (err) {
+    return `!${(err as Error).message}`;
+  }
+}
+
 function resolve(o: ConformanceOptions): ResolvedOptions {
   return {
+    rateLimit: rateSetting(o.rateLimit) as RateLimitSetting,
     target: o.target.replace(/\/+$/, ""),
     apiKey: o.apiKey,
     brokeApiKey: o.brokeApiKey,
@@ -73,6 +85,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   if (!PROFILES.includes(o.profile)) return stop(`unknown profile "${o.profile}" (strict, lenient, alt-bounds)`);
   if (!/^https?:\/\/[^/]+/.test(o.target)) return stop(`--target must be an http(s) URL, not "${o.target}"`);
   if (!o.apiKey) return stop("an API key is required (--api-key)");
+  if (typeof o.rateLimit === "string" && o.rateLimit.startsWith("!")) return stop(o.rateLimit.slice(1));
 
   const contract = await loadContract();
   const altContract = await loadContract({ profile: "alt-bounds" });
@@ -90,6 +103,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   o.onProgress(
     `plan: ${plan.checks.length} checks, at most ${plan.credits} credits on the target account${restricted}`,
   );
+  for (const line of planLines(contract, altContract, o, scope, plan)) o.onProgress(line);
   if (o.maxCredits !== undefined && plan.credits > o.maxCredits) {
     return stop(`the plan may spend ${plan.credits} credits, over --max-credits ${o.maxCredits}`);
   }
@@ -131,6 +145,7 @@ async function execute(
     contract,
     runId: randomBytes(3).toString("hex"),
     onWait: o.onProgress,
+    rateLimit: o.rateLimit,
   });
   result.exchanges = http.exchanges;
   const probes = new Map<string, Promise<unknown>>();

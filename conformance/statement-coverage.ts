@@ -266,10 +266,13 @@ export const STATEMENTS: Statement[] = [
   covered(
     ST,
     "Clients poll the status operation until the task reports completion; polling is safe to repeat and free.",
-    ["deepcrawl-completes", "deepcrawl-polling-free", "deepcrawl-states-forward"],
+    ["deepcrawl-completes", "deepcrawl-polling-free", "deepcrawl-states-forward", "deepcrawl-terminal-stays"],
     "polls go on after the end",
   ),
-  none(ST, "Transitions: not shown.", "not shown", "D-deepcrawl-states", ["deepcrawl-states-forward"]),
+  none(ST, "Transitions: not shown.", "not shown", "D-deepcrawl-states", [
+    "deepcrawl-states-forward",
+    "deepcrawl-terminal-stays",
+  ]),
 
   covered("Endpoints", "All `POST` bodies are JSON.", ["bounds-malformed-400"]),
   covered("Endpoints", "Authentication for all operations except `GET /health` is a Bearer credential", [
@@ -311,7 +314,7 @@ export const STATEMENTS: Statement[] = [
   covered(
     "POST /crawl",
     "The operation fetches one public URL and returns its title and body as clean text with navigation, boilerplate and scripts removed.",
-    ["crawl-readable-text"],
+    ["crawl-readable-text", "crawl-no-script-style"],
   ),
   covered("POST /crawl", "Error statuses: 400, 401, 402, 404, 410, 422, 429, 500, 502.", [
     "crawl-target-status",
@@ -402,7 +405,7 @@ export const STATEMENTS: Statement[] = [
   covered(
     "POST /sitemap",
     "Sitemap directives in robots.txt are tried first, then conventional paths; sitemap index files and gzipped sitemaps are followed. The URLs declared for the requested host are returned.",
-    ["sitemap-follows-robots", "sitemap-conventional-path"],
+    ["sitemap-follows-robots", "sitemap-conventional-path", "sitemap-requested-host"],
   ),
   covered(
     "POST /sitemap",

@@ -3,6 +3,7 @@
 import type { Contract } from "../spec/index.ts";
 import type { HttpClient } from "./http-client.ts";
 import type { OperationScope } from "./operation-scope.ts";
+import type { RateLimitSetting } from "./rate-windows.ts";
 
 export type ProfileName = "strict" | "lenient" | "alt-bounds";
 export type Severity = "critical" | "major" | "minor";
@@ -102,6 +103,8 @@ export interface Probe<T> {
   cost(contract: Contract, alt: Contract, scope: OperationScope): number;
   /** it points the target at fixture pages when the target fetches real pages (the canary decides) */
   usesFixtureSite?: boolean;
+  /** other shared probes whose answers it reads (their cost is planned with it, once) */
+  uses?: Probe<unknown>[];
   run(ctx: RunContext): Promise<T>;
 }
 
@@ -161,6 +164,11 @@ export interface ConformanceOptions {
   oauthPassword?: string;
   /** Chromium for that consent step (default $PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
   chromiumPath?: string;
+  /**
+   * the target's rate limits: "auto" (default) learns them from its RateLimit headers; "N[,screenshot=M]" (or the
+   * parsed form) states them for a target that does not advertise them; the suite paces itself below them
+   */
+  rateLimit?: string | RateLimitSetting;
   onProgress?: (line: string) => void;
 }
 
@@ -176,8 +184,10 @@ export interface ResolvedOptions
       | "chromiumPath"
       | "paymentMethod"
       | "paymentKey"
+      | "rateLimit"
     >
   > {
+  rateLimit: RateLimitSetting;
   oauthUser?: string;
   oauthPassword?: string;
   chromiumPath?: string;

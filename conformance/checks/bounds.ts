@@ -15,7 +15,9 @@ const differBetweenSets = (c: Contract, alt: Contract) =>
     .filter((o) => JSON.stringify(o.requestSchema) !== JSON.stringify(alt.operation(o.operationId).requestSchema))
     .map((o) => o.operationId);
 const ok2xx = (s: number | null) => s !== null && s >= 200 && s < 300;
-const caseLabel = (c: SentCase) => `${c.case.operationId}: ${c.case.label}`;
+// a packed request's answer is every member's: the label says so, so a reader looks at the right field
+const caseLabel = (c: SentCase) =>
+  `${c.case.operationId}: ${c.case.label}${c.packed > 1 ? ` (one of ${c.packed} cases in the request)` : ""}`;
 
 // Values the schema allows but the interface leaves open, so a target may refuse them outside schema validation
 // with 400 (D-validation-status): the trending platforms are "not shown" (D-trending-platforms).

@@ -1,12 +1,15 @@
-// Shared probe: every boundary case of spec/bounds.ts sent once, for both published bound sets (D-bound-sets).
-// Cases that both sets judge alike test the contract; the few where they differ tell which set a target enforces.
-// Cases rejected by both sets are sent between two balance readings per operation: rejected calls are free
-// (D-charging).
+// Shared probe: every boundary case of spec/bounds.ts, for both published bound sets (D-bound-sets), packed into as
+// few requests as the properties allow (bound-packing.ts): rejected cases on distinct fields share a request whose
+// 422 must name each of them, valid edges share one (a batch-capable operation carries them as the entries of its
+// largest batch), and the cases where the two sets differ go alone, since each is a verdict of its own.
+// Rejected requests are sent between two balance readings: rejected calls are free (D-charging).
 import { type BoundCase, boundCases } from "../../spec/bounds.ts";
 import type { Contract } from "../../spec/index.ts";
 import { type Measured, measureCharge } from "../check-helpers.ts";
 import type { OperationScope } from "../operation-scope.ts";
 import type { Exchange, Probe, RunContext } from "../types.ts";
+import { asBatch, type Group, pack } from "./bound-packing.ts";
+import { plannedShots, screenshotShotsProbe } from "./screenshot-shots.ts";
 import { withReachableCase } from "./target-urls.ts";
 
 export interface SentCase {
@@ -14,11 +17,13 @@ export interface SentCase {
   primaryValid: boolean;
   altValid: boolean;
   exchange: Exchange;
+  /** how many cases the request carried (1: sent alone) */
+  packed: number;
 }
 
 export interface BoundProbe {
   cases: SentCase[];
-  /** per operation: the charge measured around its cases rejected by both sets */
+  /** the charge measured around the cases rejected by both sets (all operations, one measurement) */
   rejectedCharges: Array<{ operationId: string; measured: Measured<Exchange[]> }>;
 }
 
@@ -28,11 +33,25 @@ interface PlannedCase {
   altValid: boolean;
 }
 
-function plan(primary: Contract, alt: Contract, scope: OperationScope): PlannedCase[] {
+interface Request {
+  operationId: string;
+  kind: "rejected" | "valid" | "differing" | "carried";
+  group: Group<PlannedCase>;
+}
+
+const caseKey = (c: BoundCase) => `${c.operationId} ${JSON.stringify(c.body)}`;
+
+/** Valid screenshot cases the screenshot-shots probe carries (their verdict is read on its answers). */
+function carriedByShots(primary: Contract, scope: OperationScope): Set<string> {
+  if (!scope.has("screenshot")) return new Set();
+  return new Set(plannedShots(primary).flatMap((s) => s.carries.map(caseKey)));
+}
+
+function cases(primary: Contract, alt: Contract, scope: OperationScope): PlannedCase[] {
   const seen = new Map<string, BoundCase>();
   for (const c of [...boundCases(primary), ...boundCases(alt)]) {
     if (!scope.has(c.operationId)) continue;
-    const key = `${c.operationId} ${JSON.stringify(c.body)}`;
+    const key = caseKey(c);
     if (!seen.has(key)) seen.set(key, c);
   }
   return [...seen.values()].map((c) => ({
@@ -42,46 +61,105 @@ function plan(primary: Contract, alt: Contract, scope: OperationScope): PlannedC
   }));
 }
 
-function pathOf(contract: Contract, operationId: string): string {
-  return contract.operation(operationId).path;
+/** The requests of the probe, per operation: rejected groups, valid groups, then differing cases alone. */
+export function boundRequests(primary: Contract, alt: Contract, scope: OperationScope): Request[] {
+  const all = cases(primary, alt, scope);
+  const carried = carriedByShots(primary, scope);
+  const out: Request[] = [];
+  for (const operationId of [...new Set(all.map((p) => p.case.operationId))]) {
+    const mine = all.filter((p) => p.case.operationId === operationId);
+    const both = [primary, alt];
+    const rejected = mine.filter((p) => !p.primaryValid && !p.altValid);
+    for (const group of pack(both, rejected, false)) out.push({ operationId, kind: "rejected", group });
+    const valid = mine.filter((p) => p.primaryValid && p.altValid);
+    for (const p of valid.filter((v) => carried.has(caseKey(v.case))))
+      out.push({ operationId, kind: "carried", group: { members: [p], body: p.case.body } });
+    const packed = pack(
+      both,
+      valid.filter((v) => !carried.has(caseKey(v.case))),
+      true,
+    );
+    for (const group of asBatch(primary, packed)) out.push({ operationId, kind: "valid", group });
+    for (const p of mine.filter((m) => m.primaryValid !== m.altValid))
+      out.push({ operationId, kind: "differing", group: { members: [p], body: p.case.body } });
+  }
+  return out;
+}
+
+/** Requests and credits per operation, for the printed plan. */
+export function boundCasesPlan(primary: Contract, alt: Contract, scope: OperationScope) {
+  const per = new Map<string, { requests: number; credits: number; cases: number }>();
+  for (const r of boundRequests(primary, alt, scope)) {
+    const row = per.get(r.operationId) ?? { requests: 0, credits: 0, cases: 0 };
+    row.cases += r.group.members.length;
+    if (r.kind === "carried") continue; // sent and counted by the screenshot-shots probe
+    row.requests++;
+    if (r.kind !== "rejected") row.credits += primary.prices.requestCredits(r.operationId, r.group.body);
+    per.set(r.operationId, row);
+  }
+  return per;
+}
+
+/** A group's body pointed at the fixture site on a target that fetches real pages (entry by entry for a batch). */
+async function reachable(ctx: RunContext, r: Request): Promise<unknown> {
+  const urlField = r.group.members.map((m) => m.case.field).find((f) => /\/url$/.test(f)) ?? "";
+  if (!Array.isArray(r.group.body)) return withReachableCase(ctx, r.group.body, urlField);
+  // every entry, padding included: an entry the target cannot fetch fails, and a batch of failures says nothing
+  return Promise.all(r.group.body.map((entry) => withReachableCase(ctx, entry, "")));
+}
+
+/** An earlier answer to the very same accepted body (another probe's), judged again instead of paying twice. */
+function earlier(ctx: RunContext, operationId: string, body: unknown): Exchange | undefined {
+  const text = JSON.stringify(body);
+  return ctx.http.exchanges.find(
+    (e) =>
+      e.operationId === operationId &&
+      (e.response?.status ?? 0) >= 200 &&
+      (e.response?.status ?? 0) < 300 &&
+      JSON.stringify(e.sent) === text,
+  );
 }
 
 export const boundCasesProbe: Probe<BoundProbe> = {
   id: "bound-cases",
   usesFixtureSite: true,
+  uses: [screenshotShotsProbe],
   cost(primary, alt, scope) {
-    // an upper bound: every case either set accepts is charged at its contract price
-    return plan(primary, alt, scope)
-      .filter((p) => p.primaryValid || p.altValid)
-      .reduce((sum, p) => sum + primary.prices.requestCredits(p.case.operationId, p.case.body), 0);
+    // an upper bound: every request either set accepts is charged at its contract price
+    return [...boundCasesPlan(primary, alt, scope).values()].reduce((sum, r) => sum + r.credits, 0);
   },
   async run(ctx: RunContext) {
-    const planned = plan(ctx.contract, ctx.altContract, ctx.scope);
-    const cases: SentCase[] = [];
-    const rejectedCharges: BoundProbe["rejectedCharges"] = [];
-    const ops = [...new Set(planned.map((p) => p.case.operationId))];
-    for (const operationId of ops) {
-      const mine = planned.filter((p) => p.case.operationId === operationId);
-      const path = pathOf(ctx.contract, operationId);
-      const rejected = mine.filter((p) => !p.primaryValid && !p.altValid);
-      const measured = await measureCharge(ctx, "probe:bound-cases", async () => {
-        const out: Exchange[] = [];
-        for (const p of rejected) {
-          const exchange = await ctx.http.call("probe:bound-cases", "POST", path, { body: p.case.body });
-          cases.push({ ...p, exchange });
-          out.push(exchange);
-        }
-        return out;
-      });
-      rejectedCharges.push({ operationId, measured });
-      for (const p of mine.filter((m) => m.primaryValid || m.altValid)) {
-        // accepted cases are really served: on a target that fetches pages, their URLs are the fixture site's
-        const body = await withReachableCase(ctx, p.case.body, p.case.field);
-        const exchange = await ctx.http.call("probe:bound-cases", "POST", path, { body });
-        cases.push({ ...p, exchange });
-      }
-      ctx.progress(`  bound cases of ${operationId}: ${mine.length} sent`);
+    const requests = boundRequests(ctx.contract, ctx.altContract, ctx.scope);
+    const sent: SentCase[] = [];
+    const send = async (r: Request) => {
+      const path = ctx.contract.operation(r.operationId).path;
+      const body = r.kind === "rejected" ? r.group.body : await reachable(ctx, r);
+      const exchange =
+        (r.kind === "rejected" ? undefined : earlier(ctx, r.operationId, body)) ??
+        (await ctx.http.call("probe:bound-cases", "POST", path, { body }));
+      for (const m of r.group.members) sent.push({ ...m, exchange, packed: r.group.members.length });
+      return exchange;
+    };
+    const rejected = requests.filter((r) => r.kind === "rejected");
+    const measured = await measureCharge(ctx, "probe:bound-cases", async () => {
+      const out: Exchange[] = [];
+      for (const r of rejected) out.push(await send(r));
+      return out;
+    });
+    const ops = [...new Set(rejected.map((r) => r.operationId))];
+    for (const r of requests.filter((x) => x.kind === "valid" || x.kind === "differing")) await send(r);
+    const carried = requests.filter((x) => x.kind === "carried");
+    const shots = carried.length ? await ctx.probe(screenshotShotsProbe) : [];
+    for (const r of carried) {
+      const m = r.group.members[0];
+      const shot = shots.find((s) => s.carries.some((c) => caseKey(c) === caseKey(m.case)));
+      if (shot) sent.push({ ...m, exchange: shot.exchange, packed: shot.carries.length + 1 });
     }
-    return { cases, rejectedCharges };
+    for (const op of new Set(requests.map((r) => r.operationId))) {
+      const mine = requests.filter((r) => r.operationId === op && r.kind !== "carried");
+      const n = requests.filter((r) => r.operationId === op).reduce((s, r) => s + r.group.members.length, 0);
+      ctx.progress(`  bound cases of ${op}: ${n} cases in ${mine.length} requests`);
+    }
+    return { cases: sent, rejectedCharges: ops.length ? [{ operationId: ops.join(", "), measured }] : [] };
   },
 };

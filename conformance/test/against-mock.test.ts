@@ -69,6 +69,10 @@ describe("plumbline conform against the mock", () => {
     // the mock cannot fetch real pages: semantic checks are skipped with the reason, never passed
     const skipped = record.checks.filter((x) => x.status === "skipped");
     expect(skipped.map((c) => c.id)).toEqual(expect.arrayContaining(["crawl-readable-text", "sitemap-follows-robots"]));
+    // checks that need no real page run on the synthetic target too (issue 17)
+    const by = (id: string) => record.checks.find((c) => c.id === id)?.status;
+    for (const id of ["crawl-no-script-style", "sitemap-requested-host", "deepcrawl-terminal-stays"])
+      expect(by(id), id).toBe("passed");
     for (const c of skipped) expect(c.reason).toMatch(/does not fetch real pages/);
     const junit = readFileSync(join(dir, REPORT_FILES.junit), "utf8");
     expect(junit).toMatch(/<testsuites name="plumbline conformance/);

@@ -358,6 +358,68 @@ const VARIANTS: Variant[] = [
     fails: "deepcrawl-completes",
   },
   {
+    name: "a completed deepcrawl task reported processing again on later polls",
+    fault: (() => {
+      const finished = new Set<string>();
+      return {
+        rewrite: (req: ProxiedRequest, res: ProxiedResponse) => {
+          if (!req.path.startsWith("/deepcrawl/status/") || res.status !== 200) return res;
+          const b = jsonOf(res) as Json;
+          if (b.status !== "completed") return res;
+          if (!finished.has(req.path)) {
+            finished.add(req.path);
+            return res;
+          }
+          return withJson(res, { ...b, status: "processing", r2Key: undefined, zipUrl: undefined });
+        },
+      };
+    })(),
+    only: ["deepcrawl-completes", "deepcrawl-states-forward", "deepcrawl-terminal-stays"],
+    fails: "deepcrawl-terminal-stays",
+  },
+  {
+    name: "a finished task's zipUrl serving another package on a later download",
+    fault: (() => {
+      let downloads = 0;
+      return {
+        rewrite: (req: ProxiedRequest, res: ProxiedResponse) => {
+          if (!isZip(req, res) || ++downloads === 1) return res;
+          return rezip(res, (files) => {
+            const manifest = JSON.parse(strFromU8(files["manifest.json"])) as Json;
+            files["manifest.json"] = strToU8(JSON.stringify({ ...manifest, url: "https://example.org/another" }));
+          });
+        },
+      };
+    })(),
+    only: ["deepcrawl-completes", "deepcrawl-zip-valid", "deepcrawl-terminal-stays"],
+    fails: "deepcrawl-terminal-stays",
+  },
+  {
+    name: "crawl content that keeps the page's script text",
+    fault: {
+      rewrite: (req, res) => {
+        if (!ok200(req, res, "/crawl") || isBatch(req)) return res;
+        const b = jsonOf(res) as { results: Json };
+        const content = `${String(b.results.content)}\n<script>window.tracker = 1;</script>`;
+        return withJson(res, { ...b, results: { ...b.results, content } });
+      },
+    },
+    only: ["crawl-no-script-style"],
+    fails: "crawl-no-script-style",
+  },
+  {
+    name: "type sitemap listing a link of another host",
+    fault: {
+      rewrite: (req, res) => {
+        if (!ok200(req, res, "/sitemap") || sent(req).type !== "sitemap") return res;
+        const b = jsonOf(res) as { links: string[] };
+        return withJson(res, { ...b, links: [...b.links, "https://example.org/elsewhere"] });
+      },
+    },
+    only: ["sitemap-requested-host"],
+    fails: "sitemap-requested-host",
+  },
+  {
     name: "a cloud-metadata target crawled instead of refused",
     fault: {
       rewrite: (req, res) =>
