@@ -63,10 +63,14 @@ export function memoryOAuthProvider(scope = "openid offline_access") {
 
 /**
  * Connects through the full OAuth flow the SDK drives: the first connect meets the 401 and registers and redirects;
- * the authorization endpoint (auto-approving) redirects back with a code, which `finishAuth` exchanges; the second
- * connect carries the access token.
+ * the person approves at the authorization URL (`approve`, which returns the URL it was sent back to; by default
+ * the authorization server approves without a person, as the mock's does, and one redirect is followed), the code
+ * is exchanged by `finishAuth`, and the second connect carries the access token.
  */
-export async function mcpClientThroughOAuth(endpoint: string) {
+export async function mcpClientThroughOAuth(
+  endpoint: string,
+  approve: (authorizationUrl: URL, redirectUri: string) => Promise<string> = autoApproved,
+) {
   const provider = memoryOAuthProvider();
   const connect = async () => {
     const client = new Client({ name: "plumbline-test", version: "1.0.0" });
@@ -81,11 +85,17 @@ export async function mcpClientThroughOAuth(endpoint: string) {
   );
   if (!unauthorized || !provider.authorizationUrl)
     throw new Error(`expected the SDK to start the OAuth flow, got ${unauthorized}`);
-  const res = await fetch(provider.authorizationUrl, { redirect: "manual" });
-  const location = res.headers.get("location");
-  const code = location ? new URL(location).searchParams.get("code") : null;
-  if (!code) throw new Error(`the authorization endpoint answered ${res.status} without a code`);
+  const back = await approve(provider.authorizationUrl, REDIRECT);
+  const code = new URL(back).searchParams.get("code");
+  if (!code) throw new Error(`the authorization step came back without a code: ${back}`);
   await first.finishAuth(code);
   const { client } = await connect();
   return { client, provider, authorizationUrl: provider.authorizationUrl };
+}
+
+async function autoApproved(authorizationUrl: URL): Promise<string> {
+  const res = await fetch(authorizationUrl, { redirect: "manual" });
+  const location = res.headers.get("location");
+  if (!location) throw new Error(`the authorization endpoint answered ${res.status} without a redirect`);
+  return location;
 }

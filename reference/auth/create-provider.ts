@@ -34,6 +34,18 @@ export interface ProviderOptions {
   /** behind a proxy that terminates TLS: trust X-Forwarded-Proto/-Host (the issuer was given explicitly) */
   proxy: boolean;
   accessTokenTtlSeconds?: number;
+  /** origins the API and its MCP endpoint are served from, beside the issuer's (RFC 8707 resources it accepts) */
+  resourceOrigins?: string[];
+}
+
+/** A resource of this service: on the issuer's origin, or on an origin the deployment serves the API from. */
+function ownResource(resource: string, issuer: string, origins: readonly string[] = []): boolean {
+  try {
+    const origin = new URL(resource).origin;
+    return origin === new URL(issuer).origin || origins.some((o) => new URL(o).origin === origin);
+  } catch {
+    return false;
+  }
 }
 
 export function createProvider(o: ProviderOptions): Provider {
@@ -74,6 +86,17 @@ export function createProvider(o: ProviderOptions): Provider {
       revocation: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
+      // RFC 8707: MCP clients name the resource they want a token for (the MCP authorization spec); the resources
+      // of this service (its REST base, {mcp_url}/mcp, on the issuer's origin or one the deployment names) get
+      // opaque tokens the API looks up, any other resource is refused (invalid_target)
+      resourceIndicators: {
+        enabled: true,
+        useGrantedResource: async () => true,
+        async getResourceServerInfo(_ctx: unknown, resourceIndicator: string) {
+          if (!ownResource(resourceIndicator, o.issuer, o.resourceOrigins)) throw new errors.InvalidTarget();
+          return { scope: "", audience: resourceIndicator, accessTokenFormat: "opaque" };
+        },
+      },
     },
     routes: {
       authorization: AUTH_PATHS.authorize,

@@ -25,6 +25,7 @@ declare module "oidc-provider" {
 
   export const errors: {
     InvalidRedirectUri: new (description: string) => Error;
+    InvalidTarget: new (description?: string) => Error;
   };
 
   export default class Provider {

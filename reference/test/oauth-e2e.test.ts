@@ -1,7 +1,7 @@
 // The agent path end to end in a real browser (issue 15 "Done when"): a client registers itself, a person signs up
 // and consents in headless Chromium, the client exchanges the code, calls the API with the access token (a paid
-// /crawl of a loopback fixture page: /search is another part's work and may still answer 502 here), the charge shows
-// on the dashboard, the token refreshes, the refreshed token is revoked and answers 401 at once.
+// /crawl of a loopback fixture page, then a /search that finds it in the reference's index), the charges show on
+// the dashboard, the token refreshes, the refreshed token is revoked and answers 401 at once.
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -117,16 +117,27 @@ describe("OAuth through the reference's authorization server, in a browser", () 
       body: JSON.stringify({ url: `${site.url}/article` }),
     });
     expect(crawl.status).toBe(200);
+    const title = ((await crawl.json()) as { results: { title: string } }).results.title;
+    const search = await fetch(`${ref.url}/search`, {
+      method: "POST",
+      headers: { ...bearer(tokens.access_token), "content-type": "application/json" },
+      body: JSON.stringify({ query: title }),
+    });
+    expect(search.status).toBe(200);
+    const found = (await search.json()) as { results: Array<{ link: string }> };
+    expect(found.results.map((r) => r.link)).toContain(`${site.url}/article`);
     const usage = (await (await fetch(`${ref.url}/usage`, { headers: bearer(tokens.access_token) })).json()) as Record<
       string,
       unknown
     >;
-    expect(usage).toMatchObject({ credential_type: "oauth", client_id: client.client_id, usage: 99 });
+    expect(usage).toMatchObject({ credential_type: "oauth", client_id: client.client_id, usage: 98 });
 
     // the same account on the dashboard (the browser is still signed in from the sign-up)
     await page.goto(`${ref.url}/account`);
-    expect(await page.locator("#balance").textContent()).toBe("99");
-    expect(await page.locator("table").first().textContent()).toContain("crawl");
+    expect(await page.locator("#balance").textContent()).toBe("98");
+    const recent = await page.locator("table").first().textContent();
+    expect(recent).toContain("crawl");
+    expect(recent).toContain("search");
 
     const ref1 = await fetch(
       meta.token_endpoint,
