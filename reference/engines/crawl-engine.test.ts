@@ -90,6 +90,8 @@ describe("crawl: readable Markdown (D-crawl-content)", () => {
       word_count: countWords(result.content),
       fetched_at: "2026-11-25T12:00:00.000Z",
       rendered: false,
+      // the article has no pictures (D-crawl-metadata: images, which the text leaves out)
+      images: [],
     });
     expect(result.metadata?.word_count).toBeGreaterThan(80);
   });

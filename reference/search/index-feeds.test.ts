@@ -38,6 +38,7 @@ const crawl: Engines["crawl"] = async (r) =>
               site_name: null,
               canonical_url: null,
               fetched_at: "2026-11-26T00:00:00.000Z",
+              images: ["https://a.test/picture.png"],
             },
           },
         },
@@ -60,6 +61,7 @@ describe("indexingCrawl", () => {
         publishedAt: "2026-11-01T00:00:00Z",
         language: "de",
         description: "d",
+        images: ["https://a.test/picture.png"],
       },
     ]);
   });
@@ -82,7 +84,7 @@ describe("deepcrawlIndexSink (the deepcrawl worker's onPage)", () => {
       title: null,
       markdown: "# Y",
       fetchedAt: "2026-11-26T00:00:00Z",
-      metadata: { published_time: "2026-11-02", language: "fr", description: 7 },
+      metadata: { published_time: "2026-11-02", language: "fr", description: 7, images: ["https://a.test/y.png", 3] },
     });
     expect(index.pages).toEqual([
       {
@@ -93,6 +95,7 @@ describe("deepcrawlIndexSink (the deepcrawl worker's onPage)", () => {
         publishedAt: "2026-11-02",
         language: "fr",
         description: null,
+        images: ["https://a.test/y.png"],
       },
     ]);
   });
