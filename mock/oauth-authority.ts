@@ -3,7 +3,9 @@
 // (OAuth 2.1 §4.3.1), revocation (RFC 7009). Authorization is auto-approved for one account (it is a mock; the
 // admin API picks which). Access tokens authenticate through the same accounts as API keys ("OAuth tokens map to
 // the same user and credit balance", interface-spec "Authentication" 2); lifetimes run on the mock clock.
+
 import { createHash, randomBytes } from "node:crypto";
+import { redirectUriMatches, redirectUriProblem } from "../reference/platform/redirect-uris.ts";
 import type { Account, AccountStore } from "../reference/platform/stores.ts";
 import type { MemoryAccounts } from "./memory-accounts.ts";
 
@@ -105,23 +107,6 @@ const DEFAULTS: OAuthSettings = {
 
 const secret = (prefix: string) => `${prefix}${randomBytes(24).toString("base64url")}`;
 const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
-
-/** "a loopback or HTTPS redirect URI" (interface-spec "OAuth flow" 5), absolute and without a fragment. */
-function redirectUriProblem(uri: unknown): string | null {
-  if (typeof uri !== "string") return "redirect_uris must be strings";
-  let u: URL;
-  try {
-    u = new URL(uri);
-  } catch {
-    return `${uri} is not an absolute URI`;
-  }
-  if (u.hash || uri.includes("#")) return `${uri} has a fragment (RFC 6749 §3.1.2)`;
-  const loopback = ["127.0.0.1", "[::1]", "localhost"].includes(u.hostname);
-  if (u.protocol === "https:" || (u.protocol === "http:" && loopback)) return null;
-  // private-use schemes of native apps (RFC 8252 §7.1) hold a dot
-  if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(u.protocol)) return null;
-  return `${uri} is neither https nor a loopback http URI`;
-}
 
 export interface OAuthAuthority {
   register(metadata: Record<string, unknown>): OAuthResult<OAuthClient>;
@@ -225,8 +210,9 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
       // §4.1.2.1: with no valid client or redirect URI the user agent is not redirected
       if (!client) return { error: fail(400, "invalid_request", "unknown or missing client_id") };
       const redirect = r.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
-      if (!redirect || !client.redirect_uris.includes(redirect))
-        return { error: fail(400, "invalid_request", "redirect_uri does not match a registered one exactly") };
+      // exact, but for a loopback http URI on another port (RFC 8252 §7.3), as the reference's server matches
+      if (!redirect || !redirectUriMatches(redirect, client.redirect_uris))
+        return { error: fail(400, "invalid_request", "redirect_uri does not match a registered one") };
       const back = (error: string, description: string): AuthorizeOutcome => ({
         redirect,
         params: { error, error_description: description, ...(r.state ? { state: r.state } : {}), iss: issuer },

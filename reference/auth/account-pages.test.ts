@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CookieJar, cookieJar } from "../../test-support/http-consent.ts";
+import { redirectUriMatches } from "../platform/redirect-uris.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
-import { redirectUriMatches } from "./loopback-redirect.ts";
 
 let ref: RunningReference;
 let secureRef: RunningReference;

@@ -6,9 +6,9 @@
 // database (so the API can refuse a revoked one at once). The interaction pages (sign in, consent) are ours.
 import type { Kysely } from "kysely";
 import Provider, { errors } from "oidc-provider";
+import { redirectUriMatches, redirectUriProblem } from "../platform/redirect-uris.ts";
 import type { AuthDatabase } from "./auth-schema.ts";
 import type { AuthSecrets } from "./auth-secrets.ts";
-import { redirectUriMatches, redirectUriProblem } from "./loopback-redirect.ts";
 import { createOidcAdapterClass } from "./oidc-adapter.ts";
 import { renderErrorPage } from "./pages-html.ts";
 import type { UserStore } from "./user-store.ts";

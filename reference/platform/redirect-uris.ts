@@ -1,3 +1,4 @@
+// Redirect URIs of OAuth clients, as the reference's authorization server and the mock's both judge them.
 // RFC 8252 §7.3: a native client listening on a loopback address registers its redirect URI once and uses
 // whatever ephemeral port the system gives it each time. oidc-provider applies that rule to clients registered with
 // application_type native only; the contract's native CLI clients and MCP clients mostly register without it, with a
