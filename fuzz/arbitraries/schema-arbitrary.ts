@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { cssSelectorOfLength } from "../../spec/bounds.ts";
 import type { JsonSchema } from "../../spec/index.ts";
+import { plainJsonValue } from "./bad-values.ts";
 import { arrayArbitrary, integerArbitrary, numberArbitrary, stringArbitrary } from "./boundary-values.ts";
 import { uriArbitrary } from "./uri-arbitrary.ts";
 
@@ -74,7 +75,7 @@ export function compileSchema(schema: JsonSchema, ctx: CompileContext = {}, poin
         ctx.uri?.(schema.minLength ?? 0, schema.maxLength) ?? uriArbitrary(schema.minLength ?? 0, schema.maxLength)
       );
     default:
-      return fc.jsonValue({ maxDepth: 2 });
+      return plainJsonValue(2);
   }
 }
 

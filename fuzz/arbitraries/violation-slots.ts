@@ -3,7 +3,7 @@
 // (D-validation-status, D-error-codes), or 400 for a schema-valid value refused outside the schema.
 import fc from "fast-check";
 import type { JsonSchema } from "../../spec/index.ts";
-import { badEnum, unknownName, WRONG_TYPED } from "./bad-values.ts";
+import { badEnum, plainJsonValue, unknownName, WRONG_TYPED } from "./bad-values.ts";
 import { unitArbitrary } from "./boundary-values.ts";
 import { DELETE } from "./json-pointer.ts";
 import { acceptedValues } from "./schema-arbitrary.ts";
@@ -136,7 +136,7 @@ export function violationSlots(schema: JsonSchema, pointer = ""): Slot[] {
     const names = Object.keys(schema.properties);
     if (schema.additionalProperties === false) {
       const draw = fc
-        .record({ name: unknownName(names), value: fc.jsonValue({ maxDepth: 1 }) })
+        .record({ name: unknownName(names), value: plainJsonValue(1) })
         .map(({ name, value }) => ({ pointer: `${pointer}/${escapeToken(name)}`, value }));
       out.push({ kind: "unknown-property", keyword: "additionalProperties", status: 422, draw });
     }
