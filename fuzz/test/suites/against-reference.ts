@@ -2,46 +2,26 @@
 // and against the reference"): the operations the reference implements (crawl, sitemap, usage; /health after the
 // run), URLs from a fixture site it really fetches, the model on a real clock with one shared key. Every property
 // passes; throughput is measured.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FuzzResult, runFuzz } from "../../run-fuzz.ts";
-import { REFERENCE_KNOWN_ISSUES } from "../reference-known-issues.ts";
-import { REFERENCE_KEY, REFERENCE_PAYMENT_KEY } from "../reference-process.ts";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { REFERENCE_PAYMENT_KEY } from "../reference-process.ts";
+import { referenceFuzzRun } from "./reference-fuzz-run.ts";
 import { IMPLEMENTED, type SharedReference } from "./shared-reference.ts";
 
 /** Properties and model together; a real target does real fetches, so this is the largest part of the file. */
 const BUDGET_SECONDS = Number(process.env.PLUMBLINE_FUZZ_REFERENCE_SECONDS ?? 14);
 
 export function againstReferenceSuite(shared: SharedReference): void {
-  let dir: string;
-  let result: FuzzResult;
-  const lines: string[] = [];
-
   describe("plumbline fuzz against the reference (--only crawl,sitemap,usage --fixture-url)", () => {
-    beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), "plumbline-fuzz-ref-"));
-      result = await runFuzz({
-        target: shared.reference.url,
-        apiKey: REFERENCE_KEY,
-        paymentKey: REFERENCE_PAYMENT_KEY,
-        seed: 20261126,
-        timeSeconds: BUDGET_SECONDS,
-        only: IMPLEMENTED,
-        fixtureUrl: shared.site.url,
-        reportDir: join(dir, "report"),
-        corpusDir: join(dir, "corpus"),
-        waivers: REFERENCE_KNOWN_ISSUES,
-        onProgress: (l) => lines.push(l),
-      });
-    }, 120_000);
-
-    afterAll(() => {
-      if (dir) rmSync(dir, { recursive: true, force: true });
+    const run = referenceFuzzRun(shared, "plumbline-fuzz-ref-", {
+      paymentKey: REFERENCE_PAYMENT_KEY,
+      seed: 20261126,
+      timeSeconds: BUDGET_SECONDS,
+      only: IMPLEMENTED,
     });
 
     it("finds nothing: every property holds and the reference is healthy after the run", () => {
+      const { result, lines } = run;
       const failures = result.report.properties.filter((p) => !p.passed).map((p) => p.failure);
       expect(failures, lines.join("\n")).toEqual([]);
       expect(result.exitCode, lines.join("\n")).toBe(0);
@@ -54,6 +34,7 @@ export function againstReferenceSuite(shared: SharedReference): void {
     });
 
     it("takes the target's measure: no admin API, so one worker, no clock commands, the fixture site read", () => {
+      const { result } = run;
       expect(result.report.target).toMatchObject({ admin: false, clock: null });
       for (const p of result.report.properties) expect(p.workers).toBe(1);
       const fixture = result.report.fixture;
@@ -65,6 +46,7 @@ export function againstReferenceSuite(shared: SharedReference): void {
     });
 
     it("calls only the selected operations, gets real pages and the failures the fixture predicts", () => {
+      const { result } = run;
       const [valid, invalid, model] = result.report.properties;
       for (const p of [valid, invalid]) expect(Object.keys(p.byOperation).sort()).toEqual([...IMPLEMENTED].sort());
       expect(valid.byStatus["200"]).toBeGreaterThan(0);
@@ -75,6 +57,7 @@ export function againstReferenceSuite(shared: SharedReference): void {
     });
 
     it("measures and reports its throughput", () => {
+      const { result } = run;
       const { totals, properties } = result.report;
       const [valid, invalid, model] = properties;
       console.log(
