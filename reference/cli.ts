@@ -8,7 +8,7 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                            [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
                            [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
                            [--github-trending-url URL] [--hackernews-trending-url URL] [--model-url URL --model NAME]
-                           [--model-timeout MS] [--browser-contexts N] [--parse-threads N]
+                           [--model-timeout MS] [--browser-contexts N] [--browser-spares N] [--parse-threads N] [--sqlite-synchronous normal|full]
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--no-auth-server]
        plumbline reference auth-server [--host 127.0.0.1] [--port 8081] [--data-dir DIR | --database-url URL]
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--log]
@@ -32,6 +32,8 @@ ${INDEX_HELP}
   --chromium PATH         Chromium for /screenshot and the crawl's browser fallback (default $PLUMBLINE_CHROMIUM,
                           /usr/bin/chromium)
   --browser-contexts N    pages rendered at once (default 4); up to 2N more wait, further callers get 503
+  --browser-spares N      fresh contexts kept ready, their renderer started (default 2; 0 starts one per page:
+                          200-800 ms more per screenshot, no idle renderer processes)
   --user-agent UA         User-Agent of outbound requests; name your contact page, e.g.
                           "examplebot/1.0 (+https://example.com/bot)" (default plumbline-reference/VERSION)
   --authorization-server URL
@@ -77,6 +79,9 @@ ${SEARCH_UPSTREAM_HELP}
        plumbline reference payments list [--limit N] [--json] [--data-dir DIR | --database-url URL]
                           the payments received with the Payment scheme, newest first
   --parse-threads N       worker threads parsing pages (default: the cores; D-parse-limits)
+  --sqlite-synchronous normal|full
+                          SQLite commit durability (default normal: safe across a crash of the process, the last
+                          commits may be lost on a power loss; full: every commit synced, slower)
   KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
   index add URL...        fill the search index from each site's sitemap (else its links): every page is fetched
                           and indexed; /crawl, crawl_results and deepcrawl add the pages they fetch too
@@ -247,10 +252,12 @@ export async function referenceCommand(argv: string[]): Promise<number> {
       model: { type: "string" },
       "model-timeout": { type: "string" },
       "parse-threads": { type: "string" },
+      "sqlite-synchronous": { type: "string" },
       log: { type: "boolean", default: false },
       ...authOptions,
       "no-auth-server": { type: "boolean", default: false },
       "browser-contexts": { type: "string" },
+      "browser-spares": { type: "string" },
       ...DEEPCRAWL_FLAGS,
       ...SEARCH_UPSTREAM_FLAGS,
       "payment-test-key": { type: "string" },
@@ -285,6 +292,9 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const contexts = values["browser-contexts"] === undefined ? undefined : Number(values["browser-contexts"]);
   if (contexts !== undefined && (!Number.isInteger(contexts) || contexts < 1 || contexts > 64))
     throw new Error("--browser-contexts takes 1..64");
+  const spares = values["browser-spares"] === undefined ? undefined : Number(values["browser-spares"]);
+  if (spares !== undefined && (!Number.isInteger(spares) || spares < 0 || spares > 16))
+    throw new Error("--browser-spares takes 0..16");
   const searchUpstreams = parseSearchUpstreams(values);
   for (const flag of ["mcp-url", "site-url"] as const)
     if (values[flag] !== undefined && !/^https?:\/\/[^\s/]+/.test(values[flag] as string))
@@ -294,17 +304,22 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   const threads = values["parse-threads"] === undefined ? undefined : Number(values["parse-threads"]);
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64))
     throw new Error("--parse-threads takes 1..64");
+  const sqliteSynchronous = values["sqlite-synchronous"];
+  if (sqliteSynchronous !== undefined && sqliteSynchronous !== "normal" && sqliteSynchronous !== "full")
+    throw new Error("--sqlite-synchronous takes normal or full");
   const { startReference } = await import("./start-reference.ts");
   const ref = await startReference({
     host: values.host,
     port,
     dataDir: values["data-dir"],
     databaseUrl: values["database-url"],
+    sqliteSynchronous,
     keys: (values.key ?? []).map(parseKey),
     allowPrivateNetwork: values["allow-private-network"],
     chromiumPath: values.chromium,
     browserContexts: contexts,
     browserQueue: contexts === undefined ? undefined : 2 * contexts,
+    browserSpares: spares,
     userAgent,
     authorizationServer,
     authServer: !values["no-auth-server"],

@@ -53,6 +53,8 @@ export interface ReferenceOptions {
   port?: number;
   dataDir?: string;
   databaseUrl?: string;
+  /** SQLite commit durability (default "normal", see open-database.ts) */
+  sqliteSynchronous?: "normal" | "full";
   /** accounts seeded at start (tests, demos); an existing key keeps its account */
   keys?: Array<{ key: string; credits: number; credentialType?: "api_key" | "oauth" }>;
   allowPrivateNetwork?: boolean;
@@ -77,6 +79,8 @@ export interface ReferenceOptions {
   /** pages rendered at once (default 4) and callers waiting for one (default 8; past that, 503) */
   browserContexts?: number;
   browserQueue?: number;
+  /** never-used browser contexts kept ready for the next page (default 2; 0: each page starts its renderer) */
+  browserSpares?: number;
   /** the User-Agent of outbound requests; a deployment names its own contact page here */
   userAgent?: string;
   rateLimits?: Partial<RateLimitPolicy>;
@@ -136,7 +140,11 @@ export interface RunningReference {
 
 export async function startReference(o: ReferenceOptions = {}): Promise<RunningReference> {
   const contract = o.contract ?? (await loadContract());
-  const opened = await openDatabase({ dataDir: o.dataDir, databaseUrl: o.databaseUrl });
+  const opened = await openDatabase({
+    dataDir: o.dataDir,
+    databaseUrl: o.databaseUrl,
+    sqliteSynchronous: o.sqliteSynchronous,
+  });
   const accounts = createSqlAccounts(opened.db);
   for (const k of o.keys ?? []) {
     if (!(await accounts.authenticate(k.key))) await accounts.createAccount(k);
@@ -148,6 +156,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     executablePath: o.chromiumPath,
     contexts: o.browserContexts,
     queue: o.browserQueue,
+    spares: o.browserSpares ?? 2,
   });
   const renderer = createBrowserRenderer({ http, pool: browsers });
   // parsing runs in worker threads, never on the event loop (issue 12)
@@ -254,6 +263,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     await deepcrawl?.close();
     await browsers.close();
     await parser.close();
+    await pageIndex.close?.();
     await opened.close();
     throw err;
   }
@@ -279,6 +289,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
       await browsers.close();
       await http.close();
       await parser.close();
+      await pageIndex.close?.();
       await opened.close();
     },
   };

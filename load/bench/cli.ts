@@ -4,14 +4,15 @@ import { benchMockSearch, renderBench, writeBench } from "./mock-search-bench.ts
 
 export const BENCH_HELP = `Usage: plumbline bench mock-search [--duration S] [--connections N] [--rounds N]
        plumbline bench crawl-quality --data DIR [--target URL --api-key KEY] [--json] …  (--help for its options)
-       plumbline bench screenshot [--calls N] [--concurrency N]
+       plumbline bench screenshot [--calls N] [--concurrency N] [--browser-spares N]
 
   POST /search throughput and p99 of the plumbline mock, Prism mocking the same spec, and a bare Fastify route
   returning the same bytes, on loopback, in N alternating rounds (default 3; the median counts). Writes reports/bench/mock-search.json.
   Targets: mock >= 10x Prism and >= 0.6x bare Fastify. Exit codes: 0 targets hold, 1 a target missed, 2 could not run.
 
   screenshot: the reference (its own process) shooting a simple local page: p50 and p95 of N warm sequential
-  calls (default 50) and screenshots/s at concurrency N (default 4). Writes reports/bench/screenshot.json.
+  calls (default 50) and screenshots/s at concurrency N (default 4); --browser-spares is passed to the reference
+  (default: its own, 2). Writes reports/bench/screenshot.json.
   Target: p50 <= 150 ms.`;
 
 export async function benchCommand(argv: string[]): Promise<number> {
@@ -29,6 +30,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
       rounds: { type: "string", default: "3" },
       calls: { type: "string", default: "50" },
       concurrency: { type: "string", default: "4" },
+      "browser-spares": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -42,8 +44,11 @@ export async function benchCommand(argv: string[]): Promise<number> {
     if (!Number.isInteger(calls) || calls < 5 || calls > 1000) throw new Error("--calls takes 5..1000");
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
       throw new Error("--concurrency takes 1..16");
+    const spares = values["browser-spares"] === undefined ? undefined : Number(values["browser-spares"]);
+    if (spares !== undefined && !(Number.isInteger(spares) && spares >= 0 && spares <= 16))
+      throw new Error("--browser-spares takes 0..16");
     const { benchScreenshot, renderScreenshotBench, writeScreenshotBench } = await import("./screenshot-bench.ts");
-    const shot = await benchScreenshot({ calls, concurrency });
+    const shot = await benchScreenshot({ calls, concurrency, spares });
     console.log(renderScreenshotBench(shot));
     console.log(`wrote ${writeScreenshotBench(shot)}`);
     return shot.pass ? 0 : 1;

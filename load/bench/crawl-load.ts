@@ -8,8 +8,8 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { percentile } from "../latency-summary.ts";
 import { freePort, startProcess } from "../peers/peer-processes.ts";
+import { probeP99 } from "./latency-probe.ts";
 
 export interface CrawlLoadOptions {
   dataDir: string;
@@ -49,22 +49,6 @@ function readPages(dir: string): Buffer[] {
   });
 }
 
-/** p99 of `n` sequential GETs of `path`, `gapMs` apart, until `until()` says stop (or n are done). */
-async function probe(url: string, path: string, until: () => boolean, gapMs = 10, n = 10_000): Promise<number> {
-  const samples: number[] = [];
-  const headers = { authorization: `Bearer ${KEY}` };
-  while (samples.length < n && !until()) {
-    const t = performance.now();
-    await (await fetch(`${url}${path}`, { headers })).arrayBuffer();
-    samples.push(performance.now() - t);
-    await new Promise((r) => setTimeout(r, gapMs));
-  }
-  return percentile(
-    samples.sort((a, b) => a - b),
-    99,
-  );
-}
-
 async function oneRun(site: string, pages: number, o: CrawlLoadOptions, threads: number | null): Promise<RunFigures> {
   const data = mkdtempSync(join(tmpdir(), "plumbline-crawl-load-"));
   const port = await freePort();
@@ -90,11 +74,12 @@ async function oneRun(site: string, pages: number, o: CrawlLoadOptions, threads:
     };
     // warm-up: every worker loaded and every page crawled once
     for (let i = 0; i < Math.min(pages, 32); i += 4) await Promise.all([0, 1, 2, 3].map(crawlOne));
-    const idleEnd = performance.now() + 3_000;
-    const idleDone = () => performance.now() > idleEnd;
-    const idle = { health: await probe(url, "/health", idleDone), usage: 0 };
-    const idleEnd2 = performance.now() + 3_000;
-    idle.usage = await probe(url, "/usage", () => performance.now() > idleEnd2);
+    // idle and loaded probed alike: both operations at once, 20 ms apart
+    const [idleHealth, idleUsage] = await Promise.all([
+      probeP99(`${url}/health`, KEY, 4_000, 20),
+      probeP99(`${url}/usage`, KEY, 4_000, 20),
+    ]);
+    const idle = { health: idleHealth, usage: idleUsage };
     ok = 0;
     failed = 0;
     const start = performance.now();
@@ -103,7 +88,12 @@ async function oneRun(site: string, pages: number, o: CrawlLoadOptions, threads:
     const workers = Array.from({ length: o.connections }, async () => {
       while (!stop()) await crawlOne();
     });
-    const [health, usage] = await Promise.all([probe(url, "/health", stop, 20), probe(url, "/usage", stop, 20)]);
+    // the probes start once the crawls are under way and end with them
+    const during = o.durationSeconds * 1_000 - 500;
+    const [health, usage] = await Promise.all([
+      probeP99(`${url}/health`, KEY, during, 20),
+      probeP99(`${url}/usage`, KEY, during, 20),
+    ]);
     await Promise.all(workers);
     const seconds = (performance.now() - start) / 1_000;
     return {

@@ -21,11 +21,15 @@ export interface ScreenshotBenchOptions {
   concurrency?: number;
   /** calls at that concurrency (default 40) */
   concurrentCalls?: number;
+  /** the reference's --browser-spares (default: the reference's own) */
+  spares?: number;
 }
 
 export interface ScreenshotBenchResult {
   at: string;
   calls: number;
+  /** the spares asked of the reference (null: its default) */
+  spares: number | null;
   p50Ms: number;
   p95Ms: number;
   concurrency: number;
@@ -64,6 +68,7 @@ export async function benchScreenshot(o: ScreenshotBenchOptions = {}): Promise<S
       "--allow-private-network",
       "--browser-contexts",
       String(concurrency),
+      ...(o.spares === undefined ? [] : ["--browser-spares", String(o.spares)]),
     ],
     /listening on (http:\/\/\S+)/,
   );
@@ -101,6 +106,7 @@ export async function benchScreenshot(o: ScreenshotBenchOptions = {}): Promise<S
     return {
       at: new Date().toISOString(),
       calls,
+      spares: o.spares ?? null,
       p50Ms: Math.round(p50Ms),
       p95Ms: Math.round(quantile(times, 0.95)),
       concurrency,

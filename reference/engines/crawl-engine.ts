@@ -7,13 +7,11 @@ import type { Schemas } from "../../spec/index.ts";
 import type { EngineContext, EngineResult } from "../platform/engines.ts";
 import type { Clock } from "../platform/stores.ts";
 import type { PageRenderer } from "./browser-renderer.ts";
-import { bodyKind, decodeText, mediaType } from "./content-type.ts";
+import { bodyKind, mediaType } from "./content-type.ts";
+import type { ExtractedPage } from "./html-extract.ts";
 import type { FetchedResponse, HttpClient } from "./http-client.ts";
 import { createInlineParser, type PageParser } from "./parse/parse-pool.ts";
-import { runsScript } from "./script-signal.ts";
 import { binaryFailure, fetchFailure, statusFailure, unreadableFailure } from "./target-failure.ts";
-import { textPage } from "./text-page.ts";
-import { unreadableText } from "./text-sniff.ts";
 import { countWords } from "./word-count.ts";
 
 export interface CrawlEngineOptions {
@@ -42,26 +40,12 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
   const minWords = options.fallbackMinWords ?? 30;
   const parser = options.parser ?? createInlineParser();
 
-  async function htmlPage(
-    html: string,
-    url: string,
-    res: FetchedResponse,
-    rendered: boolean,
-    ctx: EngineContext,
-  ): Promise<EngineResult<Page>> {
-    const r = await parser.extract(html, url, res.headers["content-language"], ctx.signal);
-    if (!r.ok) return r;
-    const page = r.value;
-    return {
-      ok: true,
-      value: {
-        link: url,
-        title: page.title,
-        content: page.markdown,
-        metadata: { ...page.metadata, rendered, images: page.images },
-      },
-    };
-  }
+  const asPage = (page: ExtractedPage, url: string, rendered: boolean): Page => ({
+    link: url,
+    title: page.title,
+    content: page.markdown,
+    metadata: { ...page.metadata, rendered, images: page.images },
+  });
 
   /**
    * The browser's version of the page when it holds more text than the static one; the static one otherwise. Only
@@ -69,19 +53,20 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
    */
   async function withFallback(
     page: Page,
-    html: string,
+    scripted: boolean,
     res: FetchedResponse,
     ctx: EngineContext,
   ): Promise<EngineResult<Page>> {
     const words = countWords(page.content);
-    if (!options.renderer || words >= minWords || !runsScript(html)) return { ok: true, value: page };
+    if (!options.renderer || words >= minWords || !scripted) return { ok: true, value: page };
     const r = await options.renderer.render(res.url, ctx.signal);
     // a page that takes the browser to a refused address fails as that target would (issue 12, D-target-refusal);
     // any other failure of the best-effort render leaves the static text standing
     if (!r.ok) return r.code === "PLB_TARGET_FORBIDDEN" ? fetchFailure(r) : { ok: true, value: page };
-    const rendered = await htmlPage(r.value.html, r.value.url, res, true, ctx);
-    if (!rendered.ok) return { ok: true, value: page };
-    return { ok: true, value: countWords(rendered.value.content) > words ? rendered.value : page };
+    const extracted = await parser.extract(r.value.html, r.value.url, res.headers["content-language"], ctx.signal);
+    if (!extracted.ok) return { ok: true, value: page };
+    const rendered = asPage(extracted.value, r.value.url, true);
+    return { ok: true, value: countWords(rendered.content) > words ? rendered : page };
   }
 
   return async function crawl(
@@ -95,17 +80,27 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
     const type = mediaType(res.headers["content-type"]);
     const kind = bodyKind(type, res.body);
     if (kind === "binary") return binaryFailure(type, res.url);
-    const text = decodeText(res.body, res.headers["content-type"], kind);
+    // decoded and parsed in the pool (issue 12): the event loop hands over the bytes
+    const read = await parser.page(
+      {
+        body: res.body,
+        contentType: res.headers["content-type"],
+        mediaType: type,
+        bodyKind: kind,
+        url: res.url,
+        contentLanguage: res.headers["content-language"],
+      },
+      ctx.signal,
+    );
+    if (!read.ok) return read;
     // bytes that do not read as text under their declared type and charset are refused as binary (D-target-refusal)
-    if (unreadableText(text)) return unreadableFailure(type, res.url);
-    let page: Page;
-    if (kind === "html") {
-      const parsed = await htmlPage(text, res.url, res, false, ctx);
-      if (!parsed.ok) return parsed;
-      page = parsed.value;
-    } else page = { link: res.url, ...textPage(text, type, res.url), metadata: { rendered: false } };
-    if (kind === "html" && request.enableFallback !== false) {
-      const fallback = await withFallback(page, text, res, ctx);
+    if (read.value.kind === "unreadable") return unreadableFailure(type, res.url);
+    let page: Page =
+      read.value.kind === "html"
+        ? asPage(read.value.page, res.url, false)
+        : { link: res.url, title: read.value.title, content: read.value.content, metadata: { rendered: false } };
+    if (read.value.kind === "html" && request.enableFallback !== false) {
+      const fallback = await withFallback(page, read.value.runsScript, res, ctx);
       if (!fallback.ok) return fallback;
       page = fallback.value;
     }

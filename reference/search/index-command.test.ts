@@ -51,6 +51,7 @@ describe("plumbline reference index", () => {
       expect(hits.map((h) => new URL(h.url).pathname)).toEqual(["/sourdough.html"]);
       // not in the sitemap: not fetched
       expect(await index.search({ query: "bicycle", limit: 5, offset: 0 })).toEqual([]);
+      await index.close?.();
     } finally {
       await opened.close();
     }

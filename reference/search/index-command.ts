@@ -34,8 +34,8 @@ export async function indexCommand(argv: string[]): Promise<number> {
   const { openDatabase } = await import("../store/open-database.ts");
   const { createPageIndex } = await import("./create-page-index.ts");
   const opened = await openDatabase({ dataDir: values["data-dir"], databaseUrl: values["database-url"] });
+  const index = await createPageIndex(opened);
   try {
-    const index = await createPageIndex(opened);
     if (action === "count") {
       console.log(`${await index.count()} pages indexed (${opened.dialect} ${opened.location})`);
       return 0;
@@ -64,6 +64,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
       await http.close();
     }
   } finally {
+    await index.close?.();
     await opened.close();
   }
 }

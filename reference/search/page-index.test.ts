@@ -57,6 +57,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
       });
     });
     afterAll(async () => {
+      await index?.close?.();
       await opened?.close();
       rmSync(dir, { recursive: true, force: true });
     });

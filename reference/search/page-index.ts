@@ -50,6 +50,8 @@ export interface PageIndex {
   /** Matching pages, best first; every term must match, else (nothing found) any term. */
   search(query: IndexQuery): Promise<IndexHit[]>;
   count(): Promise<number>;
+  /** Stops what the index runs apart (the SQLite index's thread); the database itself is its owner's to close. */
+  close?(): Promise<void>;
 }
 
 /** Largest body indexed per page (PostgreSQL caps a tsvector at 1 MiB; nobody searches past this much text). */

@@ -1,6 +1,7 @@
 // The parsing pool's caps (issue 12, D-parse-limits), on real worker threads: a task past its time cap has its
 // worker terminated and fails as a value, and the pool goes on; a worker past its heap cap fails that call alone;
 // a caller that gives up cancels its task.
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { createParsePool, type PageParser } from "./parse-pool.ts";
 
@@ -31,6 +32,39 @@ describe("the parsing pool", () => {
     const after = await p.links('<a href="/a">a</a><a href="/b#x">b</a>', "http://x.test/");
     expect(after).toEqual({ ok: true, value: ["http://x.test/a", "http://x.test/b"] });
   }, 60_000);
+
+  it("reads a fetched body in the worker: decoded by its charset, unreadable bytes told apart", async () => {
+    const p = pool({});
+    const latin1 = Buffer.from(
+      "<html><head><title>Caf\xe9</title></head><body><p>Cr\xe8me br\xfbl\xe9e.</p></body></html>",
+      "latin1",
+    );
+    const read = await p.page({
+      body: latin1,
+      contentType: "text/html; charset=iso-8859-1",
+      mediaType: "text/html",
+      bodyKind: "html",
+      url: "http://x.test/",
+    });
+    expect(read).toMatchObject({ ok: true, value: { kind: "html", runsScript: false, page: { title: "Café" } } });
+    expect(read.ok && read.value.kind === "html" && read.value.page.markdown).toContain("Crème brûlée.");
+    const binary = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256));
+    expect(await p.page({ body: binary, mediaType: "text/plain", bodyKind: "text", url: "http://x.test/b" })).toEqual({
+      ok: true,
+      value: { kind: "unreadable" },
+    });
+  });
+
+  it.runIf(process.platform === "linux")("runs its workers below the event loop's priority (nice 10)", async () => {
+    const p = pool({ threads: 2 });
+    await p.extract(small, "http://x.test/warm");
+    const nice = readdirSync("/proc/self/task").map((t) =>
+      Number(readFileSync(`/proc/self/task/${t}/stat`, "utf8").split(") ")[1].split(" ")[16]),
+    );
+    expect(nice.filter((n) => n === 10).length).toBeGreaterThanOrEqual(2);
+    // the calling thread keeps its own
+    expect(nice[0]).toBe(0);
+  });
 
   it("fails a call whose worker runs out of heap, and only that call", async () => {
     const p = pool({ heapMb: 48, limits: { maxElements: 1_000_000 } });

@@ -10,7 +10,7 @@ import type { EngineResult } from "../../platform/engines.ts";
 import type { ExtractedPage } from "../html-extract.ts";
 import { DEFAULT_HTML_LIMITS, type HtmlLimits } from "../html-guard.ts";
 import type { SitemapDocument } from "../sitemap-parse.ts";
-import { type ParseOutcome, type ParseTask, runParseTask } from "./parse-tasks.ts";
+import { type PageBody, type ParseOutcome, type ParseTask, type ReadPage, runParseTask } from "./parse-tasks.ts";
 
 /** What the engines ask of a parser; the pool and the inline parser both give it. */
 export interface PageParser {
@@ -21,6 +21,8 @@ export interface PageParser {
     signal?: AbortSignal,
   ): Promise<EngineResult<ExtractedPage>>;
   links(html: string, url: string, signal?: AbortSignal): Promise<EngineResult<string[]>>;
+  /** a fetched body decoded, checked for readability and, for HTML, extracted */
+  page(body: PageBody, signal?: AbortSignal): Promise<EngineResult<ReadPage>>;
   sitemap(body: string, signal?: AbortSignal): Promise<EngineResult<SitemapDocument>>;
   close(): Promise<void>;
 }
@@ -37,9 +39,11 @@ export interface ParsePoolOptions {
   /** each worker's V8 old-generation heap, MiB (default 256, at least 48) */
   heapMb?: number;
   limits?: Partial<HtmlLimits>;
+  /** the workers' nice value, 0..19 (default 10): under load the event loop's thread runs first */
+  nice?: number;
 }
 
-export const DEFAULT_PARSE_POOL = { taskTimeoutMs: 10_000, queueTimeoutMs: 30_000, heapMb: 256 };
+export const DEFAULT_PARSE_POOL = { taskTimeoutMs: 10_000, queueTimeoutMs: 30_000, heapMb: 256, nice: 10 };
 
 const failed = (message: string) => ({ ok: false, code: "PLB_UPSTREAM_FAILED", message }) as const;
 
@@ -59,6 +63,7 @@ export function createInlineParser(limits: Partial<HtmlLimits> = {}): PageParser
     extract: async (html, url, contentLanguage) =>
       fromOutcome(url, runParseTask({ kind: "extract", html, url, contentLanguage, limits: l })),
     links: async (html, url) => fromOutcome(url, runParseTask({ kind: "links", html, url, limits: l })),
+    page: async (body) => fromOutcome(body.url, runParseTask({ kind: "page", ...body, limits: l })),
     sitemap: async (body) => fromOutcome("sitemap", runParseTask({ kind: "sitemap", body })),
     close: async () => {},
   };
@@ -78,6 +83,7 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     maxThreads: threads,
     maxQueue: o.maxQueue ?? threads * 8,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    workerData: { nice: Math.min(19, Math.max(0, o.nice ?? DEFAULT_PARSE_POOL.nice)) },
   });
   let closed = false;
   // a worker that dies outside any task (its heap cap, while idle) is replaced by piscina; it must not crash the
@@ -129,6 +135,7 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     extract: (html, url, contentLanguage, signal) =>
       run({ kind: "extract", html, url, contentLanguage, limits }, url, signal),
     links: (html, url, signal) => run({ kind: "links", html, url, limits }, url, signal),
+    page: (body, signal) => run({ kind: "page", ...body, limits }, body.url, signal),
     sitemap: (body, signal) => run({ kind: "sitemap", body }, "sitemap", signal),
     async close() {
       closed = true;

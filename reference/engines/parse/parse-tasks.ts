@@ -1,15 +1,37 @@
 // The parsing the reference does on a page, as plain functions of plain data (issue 12): what runs in the worker
 // pool (parse-pool.ts), or in the calling thread when no pool is given (createInlineParser). The guard comes first,
 // so no DOM is built of a page past the caps (D-parse-limits).
+import { decodeText } from "../content-type.ts";
 import { type ExtractedPage, extractHtml } from "../html-extract.ts";
 import { guardHtml, type HtmlLimits } from "../html-guard.ts";
 import { pageLinks } from "../page-links.ts";
+import { runsScript } from "../script-signal.ts";
 import { parseSitemap, type SitemapDocument } from "../sitemap-parse.ts";
+import { textPage } from "../text-page.ts";
+import { unreadableText } from "../text-sniff.ts";
+
+/** A fetched body as the crawl needs it: the bytes are decoded here too, so the event loop only moves bytes. */
+export interface PageBody {
+  body: Uint8Array;
+  /** the Content-Type header (its charset) and the media type without parameters */
+  contentType?: string;
+  mediaType: string;
+  bodyKind: "html" | "text";
+  url: string;
+  contentLanguage?: string;
+}
+
+/** What a fetched body reads as (D-target-refusal: text that does not decode is unreadable). */
+export type ReadPage =
+  | { kind: "unreadable" }
+  | { kind: "html"; page: ExtractedPage; runsScript: boolean }
+  | { kind: "text"; title: string; content: string };
 
 export type ParseTask =
   | { kind: "extract"; html: string; url: string; contentLanguage?: string; limits: HtmlLimits }
   | { kind: "links"; html: string; url: string; limits: HtmlLimits }
-  | { kind: "sitemap"; body: string };
+  | { kind: "sitemap"; body: string }
+  | ({ kind: "page"; limits: HtmlLimits } & PageBody);
 
 /** A page the guard refused comes back as `refused`, with the cap it passed. */
 export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; refused: string };
@@ -18,7 +40,9 @@ export type TaskValue<K extends ParseTask["kind"]> = K extends "extract"
   ? ExtractedPage
   : K extends "links"
     ? string[]
-    : SitemapDocument;
+    : K extends "page"
+      ? ReadPage
+      : SitemapDocument;
 
 export function runParseTask(task: ParseTask): ParseOutcome<unknown> {
   switch (task.kind) {
@@ -34,5 +58,20 @@ export function runParseTask(task: ParseTask): ParseOutcome<unknown> {
     }
     case "sitemap":
       return { ok: true, value: parseSitemap(task.body) };
+    case "page":
+      return readPage(task, task.limits);
   }
+}
+
+function readPage(p: PageBody, limits: HtmlLimits): ParseOutcome<ReadPage> {
+  const bytes = Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength);
+  const text = decodeText(bytes, p.contentType, p.bodyKind);
+  if (unreadableText(text)) return { ok: true, value: { kind: "unreadable" } };
+  if (p.bodyKind === "text") return { ok: true, value: { kind: "text", ...textPage(text, p.mediaType, p.url) } };
+  const g = guardHtml(text, limits, "refuse");
+  if (!g.ok) return { ok: false, refused: g.reason };
+  return {
+    ok: true,
+    value: { kind: "html", page: extractHtml(g.html, p.url, p.contentLanguage), runsScript: runsScript(text) },
+  };
 }

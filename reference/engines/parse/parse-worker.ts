@@ -1,7 +1,16 @@
 // The pool's worker (piscina): runs one parse task. It first tells the pool, over the port the task carries, that the
 // task has started, so the time cap counts parsing and not the wait in the queue.
+import { setPriority } from "node:os";
 import type { MessagePort } from "node:worker_threads";
+import { workerData } from "piscina";
 import { type ParseTask, runParseTask } from "./parse-tasks.ts";
+
+// Parsing yields the cores to the event loop (issue 12: /health and /usage stay fast while crawls fill the pool).
+// On Linux a nice value belongs to a thread, so this lowers this worker alone; where it cannot be set, parsing
+// simply keeps the default priority.
+try {
+  setPriority((workerData as { nice?: number } | undefined)?.nice ?? 0);
+} catch {}
 
 export default function parseInWorker(task: ParseTask & { started?: MessagePort }) {
   const { started, ...rest } = task;

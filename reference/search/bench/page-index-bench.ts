@@ -47,6 +47,7 @@ async function run(label: string, opened: Awaited<ReturnType<typeof openDatabase
     `${label}: ${pages} pages added in ${(addMs / 1000).toFixed(1)} s (${((pages * 1000) / addMs).toFixed(0)} pages/s); ` +
       `search (200 queries) p50 ${p(0.5)} ms, p95 ${p(0.95)} ms, max ${p(1)} ms`,
   );
+  await index.close?.();
 }
 
 const dir = mkdtempSync(join(tmpdir(), "plumbline-index-bench-"));
