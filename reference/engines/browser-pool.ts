@@ -2,12 +2,14 @@
 // /screenshot and the crawl's browser fallback: launched lazily, kept warm, relaunched after a crash; every caller
 // gets a fresh context (no cookie, cache or storage crosses from one caller to the next), at most `contexts` at
 // once. A page's renderer process takes 200-800 ms to start on this 2-core machine; `spares` never-used contexts
-// with their page open can wait ready (device_scale_factor 1; viewport and media are set on the page). Off by
-// default: on the loaded machine they cost the crawl's load run more than they saved (load/test/reference-run). Callers beyond that wait in a bounded queue, for a bounded time: a full queue or a long wait is
+// with their page open and their routes installed wait ready (device_scale_factor 1; viewport and media are set on
+// the page), refilled after each use; the browser itself still starts with the first caller. Callers beyond that
+// wait in a bounded queue, for a bounded time: a full queue or a long wait is
 // PLB_SERVICE_UNAVAILABLE (503 on /screenshot), never an unbounded backlog. Every context is closed whatever
 // happens; one that will not close takes the browser down with it, and the next caller gets a new one.
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import type { EngineResult } from "../platform/engines.ts";
+import { prepareRouting } from "./route-through-client.ts";
 
 // /work/.library/env/machines/node.md "Known to work": without the background-networking flags Chromium opens
 // connections of its own at every start. Even with them, Debian's build (its wrapper sets Google API keys) still
@@ -63,6 +65,8 @@ interface Warm {
   browser: Browser;
   context: BrowserContext;
   page: Page;
+  /** the viewport the context opened with */
+  viewport?: { width: number; height: number };
 }
 
 const CONTEXT_BASE = { serviceWorkers: "block", acceptDownloads: false } as const;
@@ -142,13 +146,20 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     else open--;
   }
 
+  // spares open at the viewport of the latest caller (callers of one deployment mostly ask for the same) and with
+  // Playwright's default media, so a caller asking for those spends no browser round trip setting them
+  let spareViewport = { width: 1280, height: 720 };
+  const SPARE_MEDIA = { colorScheme: "light", reducedMotion: "no-preference" } as const;
+
   function refill(): void {
     while (!closed && spares.length < spareCount) {
+      const viewport = spareViewport;
       spares.push(
         (async () => {
           const b = await shared();
-          const context = await b.newContext(CONTEXT_BASE);
-          return { browser: b, context, page: await context.newPage() };
+          const context = await b.newContext({ ...CONTEXT_BASE, ...SPARE_MEDIA, viewport });
+          await prepareRouting(context);
+          return { browser: b, context, page: await context.newPage(), viewport };
         })().catch(() => null),
       );
     }
@@ -156,13 +167,18 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
 
   /** A spare ready for `o`, with its viewport and media set; null when none fits or it died. */
   async function spare(o: PageOptions): Promise<Warm | null> {
+    if (o.viewport) spareViewport = o.viewport;
     if ((o.deviceScaleFactor ?? 1) !== 1 || spares.length === 0) return null;
     const w = await spares.shift();
     if (!w) return null;
     try {
       if (!w.browser.isConnected() || w.page.isClosed()) throw new Error("gone");
-      if (o.viewport) await w.page.setViewportSize(o.viewport);
-      await w.page.emulateMedia({ colorScheme: o.colorScheme ?? "light", reducedMotion: o.reducedMotion ?? null });
+      const v = o.viewport;
+      if (v && (v.width !== w.viewport?.width || v.height !== w.viewport?.height)) await w.page.setViewportSize(v);
+      const colorScheme = o.colorScheme ?? SPARE_MEDIA.colorScheme;
+      const reducedMotion = o.reducedMotion ?? SPARE_MEDIA.reducedMotion;
+      if (colorScheme !== SPARE_MEDIA.colorScheme || reducedMotion !== SPARE_MEDIA.reducedMotion)
+        await w.page.emulateMedia({ colorScheme, reducedMotion });
       return w;
     } catch {
       await w.context.close().catch(() => {});
@@ -179,6 +195,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     }
     try {
       const context = await b.newContext({ ...CONTEXT_BASE, ...o });
+      await prepareRouting(context);
       return { ok: true, value: { browser: b, context, page: await context.newPage() } };
     } catch (err) {
       return { ok: false, code: "PLB_UPSTREAM_FAILED", message: `The browser failed: ${firstLine(err)}` };

@@ -53,6 +53,25 @@ function limiter(n: number) {
   };
 }
 
+type Handler = (route: Route) => Promise<void>;
+const handlers = new WeakMap<BrowserContext, Handler>();
+const prepared = new WeakSet<BrowserContext>();
+
+/**
+ * Installs the routes of a context as it opens (browser-pool.ts), before any render needs them: a spare context
+ * waits with them in place, so a render only names its handler instead of spending two browser round trips on them
+ * (issue 11, the screenshot's time). Until a render names one, every request of the context is refused.
+ */
+export async function prepareRouting(context: BrowserContext): Promise<void> {
+  await context.route("**/*", (route) => {
+    const handler = handlers.get(context);
+    return handler ? handler(route) : route.abort("blockedbyclient").catch(() => {});
+  });
+  // WebSockets bypass route(); an unconnected routeWebSocket handler answers them in-process, so none leaves
+  await context.routeWebSocket(/.*/, (ws) => ws.close());
+  prepared.add(context);
+}
+
 export async function routeThroughClient(
   context: BrowserContext,
   http: HttpClient,
@@ -96,14 +115,17 @@ export async function routeThroughClient(
     await route.fulfill({ status: r.value.status, headers: out, body: r.value.body });
   }
 
-  await context.route("**/*", async (route) => {
+  const dispatch: Handler = async (route) => {
     nav.inflight++;
     nav.lastActivity = Date.now();
     await handle(route).catch(() => route.abort("failed").catch(() => {}));
     nav.inflight--;
     nav.lastActivity = Date.now();
-  });
-  // WebSockets bypass route(); an unconnected routeWebSocket handler answers them in-process, so none leaves
-  await context.routeWebSocket(/.*/, (ws) => ws.close());
+  };
+  if (prepared.has(context)) handlers.set(context, dispatch);
+  else {
+    await context.route("**/*", dispatch);
+    await context.routeWebSocket(/.*/, (ws) => ws.close());
+  }
   return nav;
 }

@@ -40,7 +40,9 @@ beforeAll(async () => {
   site = await serveSite(SHOT_ROUTES(internal.url));
   // the fixture's address counts as public; 127.0.0.2 stays loopback, hence refused
   http = createHttpClient({ addressPolicy: (ip) => (ip === "127.0.0.1" ? null : forbiddenReason(ip)) });
-  pool = createBrowserPool();
+  // the reference's default: most shots below run in a spare context (opened ahead, routes in place), which must
+  // honour the asked viewport, scale and media exactly as a fresh one; the pools further down run without spares
+  pool = createBrowserPool({ spares: 2 });
   shoot = (r) => createScreenshotEngine({ contract: contractOf, pool, http })(r, ctx);
 }, 30_000);
 let contractOf: Awaited<ReturnType<typeof loadContract>>;
