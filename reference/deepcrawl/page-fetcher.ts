@@ -4,9 +4,9 @@
 // fetched once for both its text and its links.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Schemas } from "../../spec/index.ts";
-import { bodyKind, decodeText, mediaType } from "../engines/content-type.ts";
+import { bodyKind, mediaType } from "../engines/content-type.ts";
 import type { FetchedResponse, HttpClient } from "../engines/index.ts";
-import { pageLinks } from "../engines/page-links.ts";
+import { createInlineParser, type PageParser } from "../engines/parse/parse-pool.ts";
 import type { EngineContext, EngineResult } from "../platform/engines.ts";
 
 export type CrawlFn = (
@@ -34,7 +34,8 @@ export interface PageFetcher {
   fetch(url: string, ctx: EngineContext, withLinks: boolean, crawl: CrawlFn): Promise<FetchedPage>;
 }
 
-export function createPageFetcher(http: HttpClient): PageFetcher {
+/** `parser`: where the links are read (the reference's worker pool, issue 12); in this thread when absent */
+export function createPageFetcher(http: HttpClient, parser: PageParser = createInlineParser()): PageFetcher {
   const seen = new AsyncLocalStorage<{ first?: FetchedResponse }>();
   const tapped: HttpClient = {
     async fetch(url, options) {
@@ -54,8 +55,19 @@ export function createPageFetcher(http: HttpClient): PageFetcher {
       let links: string[] = [];
       if (withLinks && res && res.status < 300) {
         const type = mediaType(res.headers["content-type"]);
-        if (bodyKind(type, res.body) === "html")
-          links = pageLinks(decodeText(res.body, res.headers["content-type"], "html"), res.url);
+        if (bodyKind(type, res.body) === "html") {
+          const read = await parser.pageLinks(
+            {
+              body: res.body,
+              contentType: res.headers["content-type"],
+              mediaType: type,
+              bodyKind: "html",
+              url: res.url,
+            },
+            ctx.signal,
+          );
+          if (read.ok) links = read.value;
+        }
       }
       if (!r.ok) return { url, status: res?.status ?? 0, title: null, markdown: null, error: r.message, links };
       const page = r.value.results;

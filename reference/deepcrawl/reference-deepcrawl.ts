@@ -73,7 +73,7 @@ export async function createReferenceDeepcrawl(o: ReferenceDeepcrawlOptions): Pr
   const store = await createSqlDeepcrawlStore(o.db, o.dialect);
   const secret = o.linkSecret ?? (await store.secret("deepcrawl-zip-links", newLinkSecret));
   const links = createZipLinks({ secret, clock: o.clock, ttlMs: settings.linkTtlMs });
-  const fetcher = createPageFetcher(o.http);
+  const fetcher = createPageFetcher(o.http, o.parser);
   const deps: RunnerDeps = {
     store,
     packages: o.packages,

@@ -48,6 +48,16 @@ describe("the parsing pool", () => {
     });
     expect(read).toMatchObject({ ok: true, value: { kind: "html", runsScript: false, page: { title: "Café" } } });
     expect(read.ok && read.value.kind === "html" && read.value.page.markdown).toContain("Crème brûlée.");
+    const links = Buffer.from('<a href="/caf\xe9">a</a><a href="mailto:x@y.z">m</a><a href="b#x">b</a>', "latin1");
+    expect(
+      await p.pageLinks({
+        body: links,
+        contentType: "text/html; charset=iso-8859-1",
+        mediaType: "text/html",
+        bodyKind: "html",
+        url: "http://x.test/d/",
+      }),
+    ).toEqual({ ok: true, value: ["http://x.test/caf%C3%A9", "http://x.test/d/b"] });
     const binary = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256));
     expect(await p.page({ body: binary, mediaType: "text/plain", bodyKind: "text", url: "http://x.test/b" })).toEqual({
       ok: true,

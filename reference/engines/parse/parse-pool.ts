@@ -23,6 +23,8 @@ export interface PageParser {
   links(html: string, url: string, signal?: AbortSignal): Promise<EngineResult<string[]>>;
   /** a fetched body decoded, checked for readability and, for HTML, extracted */
   page(body: PageBody, signal?: AbortSignal): Promise<EngineResult<ReadPage>>;
+  /** the links of a fetched HTML body, decoded in the pool too */
+  pageLinks(body: PageBody, signal?: AbortSignal): Promise<EngineResult<string[]>>;
   sitemap(body: string, signal?: AbortSignal): Promise<EngineResult<SitemapDocument>>;
   close(): Promise<void>;
 }
@@ -64,6 +66,7 @@ export function createInlineParser(limits: Partial<HtmlLimits> = {}): PageParser
       fromOutcome(url, runParseTask({ kind: "extract", html, url, contentLanguage, limits: l })),
     links: async (html, url) => fromOutcome(url, runParseTask({ kind: "links", html, url, limits: l })),
     page: async (body) => fromOutcome(body.url, runParseTask({ kind: "page", ...body, limits: l })),
+    pageLinks: async (body) => fromOutcome(body.url, runParseTask({ kind: "page-links", ...body, limits: l })),
     sitemap: async (body) => fromOutcome("sitemap", runParseTask({ kind: "sitemap", body })),
     close: async () => {},
   };
@@ -136,6 +139,7 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
       run({ kind: "extract", html, url, contentLanguage, limits }, url, signal),
     links: (html, url, signal) => run({ kind: "links", html, url, limits }, url, signal),
     page: (body, signal) => run({ kind: "page", ...body, limits }, body.url, signal),
+    pageLinks: (body, signal) => run({ kind: "page-links", ...body, limits }, body.url, signal),
     sitemap: (body, signal) => run({ kind: "sitemap", body }, "sitemap", signal),
     async close() {
       closed = true;

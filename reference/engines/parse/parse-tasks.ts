@@ -31,7 +31,8 @@ export type ParseTask =
   | { kind: "extract"; html: string; url: string; contentLanguage?: string; limits: HtmlLimits }
   | { kind: "links"; html: string; url: string; limits: HtmlLimits }
   | { kind: "sitemap"; body: string }
-  | ({ kind: "page"; limits: HtmlLimits } & PageBody);
+  | ({ kind: "page"; limits: HtmlLimits } & PageBody)
+  | ({ kind: "page-links"; limits: HtmlLimits } & PageBody);
 
 /** A page the guard refused comes back as `refused`, with the cap it passed. */
 export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; refused: string };
@@ -42,7 +43,9 @@ export type TaskValue<K extends ParseTask["kind"]> = K extends "extract"
     ? string[]
     : K extends "page"
       ? ReadPage
-      : SitemapDocument;
+      : K extends "page-links"
+        ? string[]
+        : SitemapDocument;
 
 export function runParseTask(task: ParseTask): ParseOutcome<unknown> {
   switch (task.kind) {
@@ -60,6 +63,12 @@ export function runParseTask(task: ParseTask): ParseOutcome<unknown> {
       return { ok: true, value: parseSitemap(task.body) };
     case "page":
       return readPage(task, task.limits);
+    case "page-links": {
+      const bytes = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
+      const g = guardHtml(decodeText(bytes, task.contentType, "html"), task.limits, "truncate");
+      if (!g.ok) return { ok: false, refused: g.reason };
+      return { ok: true, value: pageLinks(g.html, task.url) };
+    }
   }
 }
 
