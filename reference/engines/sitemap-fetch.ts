@@ -1,7 +1,12 @@
 // Fetches one sitemap document through the http client and returns its text (interface-spec "POST /sitemap" 1:
 // gzipped sitemaps are followed). A `.gz` sitemap is recognised by its magic bytes, whatever its name or type says,
 // and inflated with a cap on the output (issue 5: a gzip bomb must not exhaust memory).
-import { gunzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+
+// inflated on libuv's thread pool, not the event loop (issue 12): a sitemap may inflate to maxDocumentBytes
+const inflate = promisify(gunzip);
+
 import type { EngineResult } from "../platform/engines.ts";
 import type { HttpClient } from "./http-client.ts";
 
@@ -42,7 +47,7 @@ export async function fetchDocument(
   let body = r.value.body;
   if (isGzip(body)) {
     try {
-      body = gunzipSync(body, { maxOutputLength: limits.maxDocumentBytes });
+      body = await inflate(body, { maxOutputLength: limits.maxDocumentBytes });
     } catch (err) {
       return {
         ok: false,
