@@ -109,6 +109,17 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   result.exchanges = http.exchanges;
   // before the plan is costed: where the target qualifies, its costly valid edges cost nothing (payment-refusal.ts)
   const toCalibrate = refusalToCalibrate(contract, altContract, scope, unrefused.plan);
+  const best = makePlan(contract, altContract, o, scope, new Set(toCalibrate));
+  if (best.ok && o.maxCredits !== undefined && best.plan.credits > o.maxCredits) {
+    // over the cap even if every costly edge were judged for free: refused before any request
+    result.planCredits = best.plan.credits;
+    o.onProgress(
+      `plan: ${best.plan.checks.length} checks, at least ${best.plan.credits} credits on the target account`,
+    );
+    for (const line of planLines(contract, altContract, o, scope, best.plan, new Set(toCalibrate))) o.onProgress(line);
+    const refusals = toCalibrate.length ? " even with every costly edge judged by a payment refusal" : "";
+    return stop(`the plan may spend ${best.plan.credits} credits${refusals}, over --max-credits ${o.maxCredits}`);
+  }
   const refusal = toCalibrate.length ? await calibrateRefusal(http, contract, toCalibrate) : NO_REFUSAL;
   if (refusal.unreachable) return stop(`target ${o.target} unreachable: ${refusal.unreachable}`);
   const planned = makePlan(contract, altContract, o, scope, refusal.operations);

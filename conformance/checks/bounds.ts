@@ -48,7 +48,7 @@ const edgeAccepted: CheckDefinition = {
       .map((c) => failure(`${caseLabel(c)} was refused`, [c.exchange], "2xx", describe(c.exchange)));
     // judged by the payment refusal: validation passed, and the challenge quotes the contract's price of the body
     // (also for a case only one bound set allows, once the target let it through validation)
-    const unpaid = cases.filter((c) => c.unpaid && (c.primaryValid && c.altValid ? true : acceptedBy(c)));
+    const unpaid = cases.filter((c) => c.unpaid && ((c.primaryValid && c.altValid) || acceptedBy(c)));
     const seen = new Set<number>();
     for (const c of unpaid) {
       const problems = refusalProblems(ctx.contract, c.exchange);
@@ -65,7 +65,7 @@ const edgeAccepted: CheckDefinition = {
         ),
       );
     }
-    const refusals = valid.filter((c) => c.unpaid).length;
+    const refusals = valid.filter((c) => c.unpaid && refusalProblems(ctx.contract, c.exchange).length === 0).length;
     const notes = [`${valid.length} valid cases sent`];
     if (refusals) notes.push(`${refusals} of them ${REFUSAL_NOTE} (402 at the contract's price)`);
     return { failures, notes };
