@@ -81,8 +81,7 @@ export function planLines(
   plan: Plan,
   refusal: ReadonlySet<string> = new Set(),
 ): string[] {
-  const probed = plan.checks.some((c) => (c.probes ?? []).some((p) => p.id === "bound-cases"));
-  const bounds = probed ? boundCasesPlan(contract, alt, scope, refusal) : new Map<string, BoundPlanRow>();
+  const bounds = probesBounds(plan) ? boundCasesPlan(contract, alt, scope, refusal) : new Map<string, BoundPlanRow>();
   const lines: string[] = [];
   for (const op of contract.contractOperations.filter((x) => x.pricing && scope.has(x.operationId))) {
     const alone = makeScope(contract, [op.operationId]);
@@ -100,6 +99,7 @@ export function planLines(
 
 /** The operations worth calibrating for the payment-refusal verdict: the bound probe is planned and has costly edges. */
 export function refusalToCalibrate(contract: Contract, alt: Contract, scope: OperationScope, plan: Plan): string[] {
-  const probed = plan.checks.some((c) => (c.probes ?? []).some((p) => p.id === "bound-cases"));
-  return probed ? refusalCandidates(contract, alt, scope) : [];
+  return probesBounds(plan) ? refusalCandidates(contract, alt, scope) : [];
 }
+
+const probesBounds = (plan: Plan) => plan.checks.some((c) => (c.probes ?? []).some((p) => p.id === "bound-cases"));

@@ -68,6 +68,9 @@ function cases(primary: Contract, alt: Contract, scope: OperationScope): Planned
   }));
 }
 
+const costly = (primary: Contract, operationId: string, body: unknown) =>
+  primary.prices.requestCredits(operationId, body) > COSTLY_CREDITS;
+
 /**
  * The valid groups of one operation. Where the refusal verdict applies, the costly groups (the largest batch,
  * crawl_results at its maximum, a deepcrawl) go unpaid, the largest batch still carrying every edge as its entries,
@@ -76,12 +79,12 @@ function cases(primary: Contract, alt: Contract, scope: OperationScope): Planned
 function validRequests(primary: Contract, operationId: string, packed: Array<Group<PlannedCase>>, refusal: boolean) {
   const carried = asBatch(primary, packed);
   if (!refusal) return carried.map((group): Request => ({ operationId, kind: "valid", group }));
-  const costly = (g: Group<PlannedCase>) => primary.prices.requestCredits(operationId, g.body) > COSTLY_CREDITS;
-  const cheap = packed.filter((g) => !costly(g));
+  const isCostly = (g: Group<PlannedCase>) => costly(primary, operationId, g.body);
+  const cheap = packed.filter((g) => !isCostly(g));
   const batch = carried.length === 1 && carried[0].padding !== undefined ? carried[0] : null;
-  if (!batch) return packed.map((group): Request => ({ operationId, kind: "valid", group, unpaid: costly(group) }));
+  if (!batch) return packed.map((group): Request => ({ operationId, kind: "valid", group, unpaid: isCostly(group) }));
   const out: Request[] = [];
-  const unpaid = packed.filter(costly).flatMap((g) => g.members);
+  const unpaid = packed.filter(isCostly).flatMap((g) => g.members);
   out.push({ operationId, kind: "valid", unpaid: true, group: { ...batch, members: unpaid } });
   if (cheap.length) {
     const body = cheap.length === 1 ? cheap[0].body : cheap.map((g) => g.body);
@@ -112,23 +115,19 @@ export function boundRequests(
     for (const p of valid.filter((v) => carried.has(caseKey(v.case))))
       out.push({ operationId, kind: "carried", group: { members: [p], body: p.case.body } });
     const sendable = valid.filter((v) => !carried.has(caseKey(v.case)));
-    // judged by a refusal, a costly edge goes without the cheap ones, which are executed
-    const costly = (v: PlannedCase) =>
-      refusal.has(operationId) && primary.prices.requestCredits(operationId, v.case.body) > COSTLY_CREDITS;
+    const unpaid = (p: PlannedCase) => refusal.has(operationId) && costly(primary, operationId, p.case.body);
+    // a costly edge judged by a refusal is packed apart from the cheap ones, which are executed
     const packed = [
-      ...pack(both, sendable.filter(costly), true),
+      ...pack(both, sendable.filter(unpaid), true),
       ...pack(
         both,
-        sendable.filter((v) => !costly(v)),
+        sendable.filter((v) => !unpaid(v)),
         true,
       ),
     ];
     out.push(...validRequests(primary, operationId, packed, refusal.has(operationId)));
-    for (const p of mine.filter((m) => m.primaryValid !== m.altValid)) {
-      const unpaid =
-        refusal.has(operationId) && primary.prices.requestCredits(operationId, p.case.body) > COSTLY_CREDITS;
-      out.push({ operationId, kind: "differing", group: { members: [p], body: p.case.body }, unpaid });
-    }
+    for (const p of mine.filter((m) => m.primaryValid !== m.altValid))
+      out.push({ operationId, kind: "differing", group: { members: [p], body: p.case.body }, unpaid: unpaid(p) });
   }
   return out;
 }
