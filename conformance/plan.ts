@@ -2,7 +2,7 @@
 // the target account, so a run against the paid service can be refused before it spends anything (--max-credits).
 import type { Contract } from "../spec/index.ts";
 import { makeScope, NOT_SELECTED, type OperationScope } from "./operation-scope.ts";
-import { boundCasesPlan } from "./probes/bound-cases.ts";
+import { type BoundPlanRow, boundCasesPlan, refusalCandidates } from "./probes/bound-cases.ts";
 import { canaryCost } from "./probes/canary.ts";
 import { CHECKS } from "./registry.ts";
 import type { CheckDefinition } from "./types.ts";
@@ -37,6 +37,8 @@ export function makePlan(
   alt: Contract,
   o: { only: string[]; skip: string[]; include: string[] },
   scope: OperationScope,
+  /** the operations calibrated for the payment-refusal verdict: their costly edges cost nothing */
+  refusal: ReadonlySet<string> = new Set(),
 ): PlanResult {
   const known = new Set(CHECKS.map((c) => c.id));
   const unknown = [...o.only, ...o.skip, ...o.include].filter((id) => !known.has(id));
@@ -58,7 +60,7 @@ export function makePlan(
   for (const c of checks) {
     credits += c.cost?.(contract, alt, scope) ?? 0;
     for (const p of (c.probes ?? []).flatMap((x) => [x, ...(x.uses ?? [])]))
-      if (!probes.has(p.id)) probes.set(p.id, p.cost(contract, alt, scope));
+      if (!probes.has(p.id)) probes.set(p.id, p.cost(contract, alt, scope, refusal));
   }
   for (const v of probes.values()) credits += v;
   // the canary, once, when a check needs a target that fetches real pages or points it at the fixture site
@@ -68,7 +70,8 @@ export function makePlan(
 
 /**
  * The printed plan: per operation, the credits the planned checks may spend on it (each operation's share, the plan
- * costed as if --operations named it alone) and the requests and cases of its boundary probe (packed, issue 17).
+ * costed as if --operations named it alone) and the requests and cases of its boundary probe (packed, issue 17),
+ * with what its costly edges would cost paid where a payment refusal judges them.
  */
 export function planLines(
   contract: Contract,
@@ -76,17 +79,27 @@ export function planLines(
   o: { only: string[]; skip: string[]; include: string[] },
   scope: OperationScope,
   plan: Plan,
+  refusal: ReadonlySet<string> = new Set(),
 ): string[] {
-  const probed = plan.checks.some((c) => (c.probes ?? []).some((p) => p.id === "bound-cases"));
-  const bounds = probed ? boundCasesPlan(contract, alt, scope) : new Map();
+  const bounds = probesBounds(plan) ? boundCasesPlan(contract, alt, scope, refusal) : new Map<string, BoundPlanRow>();
   const lines: string[] = [];
   for (const op of contract.contractOperations.filter((x) => x.pricing && scope.has(x.operationId))) {
     const alone = makeScope(contract, [op.operationId]);
-    const planned = alone.ok ? makePlan(contract, alt, o, alone.scope) : null;
+    const planned = alone.ok ? makePlan(contract, alt, o, alone.scope, refusal) : null;
     const credits = planned?.ok ? `at most ${planned.plan.credits} credits` : "";
     const b = bounds.get(op.operationId);
-    const cases = b ? `; bound cases: ${b.cases} in ${b.requests} requests, ${b.credits} credits` : "";
+    const unpaid = b?.unpaid
+      ? ` (${b.unpaid} judged by a payment refusal, nothing spent; ${b.paidCredits} credits if paid)`
+      : "";
+    const cases = b ? `; bound cases: ${b.cases} in ${b.requests} requests, ${b.credits} credits${unpaid}` : "";
     lines.push(`  ${op.operationId.padEnd(10)} ${credits}${cases}`);
   }
   return lines;
 }
+
+/** The operations worth calibrating for the payment-refusal verdict: the bound probe is planned and has costly edges. */
+export function refusalToCalibrate(contract: Contract, alt: Contract, scope: OperationScope, plan: Plan): string[] {
+  return probesBounds(plan) ? refusalCandidates(contract, alt, scope) : [];
+}
+
+const probesBounds = (plan: Plan) => plan.checks.some((c) => (c.probes ?? []).some((p) => p.id === "bound-cases"));

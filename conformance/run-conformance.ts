@@ -5,10 +5,11 @@ import { join } from "node:path";
 import { type Contract, loadContract } from "../spec/index.ts";
 import { balance } from "./check-helpers.ts";
 import { type FixtureServer, startFixtureServer } from "./fixtures/fixture-server.ts";
-import { createHttpClient } from "./http-client.ts";
+import { createHttpClient, type HttpClient } from "./http-client.ts";
 import { makeScope, type OperationScope } from "./operation-scope.ts";
-import { makePlan, type Plan, planLines, usesFixtures } from "./plan.ts";
+import { makePlan, type Plan, planLines, refusalToCalibrate, usesFixtures } from "./plan.ts";
 import { fetchesRealPages } from "./probes/canary.ts";
+import { calibrateRefusal, NO_REFUSAL, type RefusalCalibration } from "./probes/payment-refusal.ts";
 import { parseRateLimit, type RateLimitSetting } from "./rate-windows.ts";
 import { CHECKS } from "./registry.ts";
 import { writeReports } from "./report/write-reports.ts";
@@ -93,7 +94,35 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   if (!scoped.ok) return stop(scoped.error);
   const { scope } = scoped;
   if (scope.selected) result.operations = scope.selected;
-  const planned = makePlan(contract, altContract, o, scope);
+  const unrefused = makePlan(contract, altContract, o, scope);
+  if (!unrefused.ok) return stop(unrefused.error);
+  const http = createHttpClient({
+    target: o.target,
+    apiKey: o.apiKey,
+    brokeApiKey: o.brokeApiKey,
+    requestTimeoutMs: o.requestTimeoutMs,
+    contract,
+    runId: randomBytes(3).toString("hex"),
+    onWait: o.onProgress,
+    rateLimit: o.rateLimit,
+  });
+  result.exchanges = http.exchanges;
+  // before the plan is costed: where the target qualifies, its costly valid edges cost nothing (payment-refusal.ts)
+  const toCalibrate = refusalToCalibrate(contract, altContract, scope, unrefused.plan);
+  const best = makePlan(contract, altContract, o, scope, new Set(toCalibrate));
+  if (best.ok && o.maxCredits !== undefined && best.plan.credits > o.maxCredits) {
+    // over the cap even if every costly edge were judged for free: refused before any request
+    result.planCredits = best.plan.credits;
+    o.onProgress(
+      `plan: ${best.plan.checks.length} checks, at least ${best.plan.credits} credits on the target account`,
+    );
+    for (const line of planLines(contract, altContract, o, scope, best.plan, new Set(toCalibrate))) o.onProgress(line);
+    const refusals = toCalibrate.length ? " even with every costly edge judged by a payment refusal" : "";
+    return stop(`the plan may spend ${best.plan.credits} credits${refusals}, over --max-credits ${o.maxCredits}`);
+  }
+  const refusal = toCalibrate.length ? await calibrateRefusal(http, contract, toCalibrate) : NO_REFUSAL;
+  if (refusal.unreachable) return stop(`target ${o.target} unreachable: ${refusal.unreachable}`);
+  const planned = makePlan(contract, altContract, o, scope, refusal.operations);
   if (!planned.ok) return stop(planned.error);
   const { plan } = planned;
   result.planCredits = plan.credits;
@@ -103,7 +132,8 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   o.onProgress(
     `plan: ${plan.checks.length} checks, at most ${plan.credits} credits on the target account${restricted}`,
   );
-  for (const line of planLines(contract, altContract, o, scope, plan)) o.onProgress(line);
+  for (const line of refusalLines(refusal)) o.onProgress(line);
+  for (const line of planLines(contract, altContract, o, scope, plan, refusal.operations)) o.onProgress(line);
   if (o.maxCredits !== undefined && plan.credits > o.maxCredits) {
     return stop(`the plan may spend ${plan.credits} credits, over --max-credits ${o.maxCredits}`);
   }
@@ -118,18 +148,27 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     o.fixtureRequests = fixtures.requests;
   }
   try {
-    return await execute(o, plan, scope, contract, altContract, result, started);
+    return await execute(o, plan, scope, { contract, altContract, http, refusal }, result, started);
   } finally {
     await fixtures?.close();
   }
+}
+
+/** What the run prints about the payment-refusal calibration. */
+function refusalLines(refusal: RefusalCalibration): string[] {
+  if (refusal.notes.length === 0) return [];
+  const used = [...refusal.operations];
+  const head = used.length
+    ? `payment refusal: ${used.join(", ")} validate before judging a Payment credential; their costly valid edges are judged by the 402 refusal at their price, nothing spent`
+    : "payment refusal: not used (costly valid edges are paid)";
+  return [head, ...refusal.notes.filter((n) => !used.some((u) => n.startsWith(`${u}:`))).map((n) => `  ${n}`)];
 }
 
 async function execute(
   o: ResolvedOptions,
   plan: Plan,
   scope: OperationScope,
-  contract: Contract,
-  altContract: Contract,
+  t: { contract: Contract; altContract: Contract; http: HttpClient; refusal: RefusalCalibration },
   result: ConformanceResult,
   started: number,
 ): Promise<ConformanceResult> {
@@ -137,16 +176,7 @@ async function execute(
     o.onProgress(`could not run: ${error}`);
     return { ...result, error, durationMs: Date.now() - started };
   };
-  const http = createHttpClient({
-    target: o.target,
-    apiKey: o.apiKey,
-    brokeApiKey: o.brokeApiKey,
-    requestTimeoutMs: o.requestTimeoutMs,
-    contract,
-    runId: randomBytes(3).toString("hex"),
-    onWait: o.onProgress,
-    rateLimit: o.rateLimit,
-  });
+  const { contract, altContract, http, refusal } = t;
   result.exchanges = http.exchanges;
   const probes = new Map<string, Promise<unknown>>();
   const ctx: RunContext = {
@@ -155,6 +185,7 @@ async function execute(
     http,
     options: o,
     scope,
+    refusal,
     progress: o.onProgress,
     probe<T>(p: Probe<T>) {
       if (!probes.has(p.id)) probes.set(p.id, p.run(ctx));

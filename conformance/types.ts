@@ -3,6 +3,7 @@
 import type { Contract } from "../spec/index.ts";
 import type { HttpClient } from "./http-client.ts";
 import type { OperationScope } from "./operation-scope.ts";
+import type { RefusalCalibration } from "./probes/payment-refusal.ts";
 import type { RateLimitSetting } from "./rate-windows.ts";
 
 export type ProfileName = "strict" | "lenient" | "alt-bounds";
@@ -92,6 +93,8 @@ export interface RunContext {
   options: ResolvedOptions;
   /** the operations the run covers (--operations) */
   scope: OperationScope;
+  /** the operations whose costly valid edges are judged by a payment refusal (calibrated before the plan) */
+  refusal: RefusalCalibration;
   /** run a shared probe once per run (several checks judge the same exchanges) */
   probe<T>(probe: Probe<T>): Promise<T>;
   progress(line: string): void;
@@ -99,8 +102,11 @@ export interface RunContext {
 
 export interface Probe<T> {
   id: string;
-  /** credits the probe spends at most on the main account, calling only operations in scope */
-  cost(contract: Contract, alt: Contract, scope: OperationScope): number;
+  /**
+   * credits the probe spends at most on the main account, calling only operations in scope; `refusal`: the
+   * operations calibrated for the payment-refusal verdict (probes/payment-refusal.ts)
+   */
+  cost(contract: Contract, alt: Contract, scope: OperationScope, refusal?: ReadonlySet<string>): number;
   /** it points the target at fixture pages when the target fetches real pages (the canary decides) */
   usesFixtureSite?: boolean;
   /** other shared probes whose answers it reads (their cost is planned with it, once) */

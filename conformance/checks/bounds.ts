@@ -4,6 +4,7 @@ import type { Contract } from "../../spec/index.ts";
 import { describe, failure, json, status } from "../check-helpers.ts";
 import { boundCasesProbe, type SentCase } from "../probes/bound-cases.ts";
 import { malformedBodiesProbe } from "../probes/malformed-bodies.ts";
+import { REFUSAL_NOTE, refusalProblems } from "../probes/payment-refusal.ts";
 import type { CheckDefinition, Failure } from "../types.ts";
 
 const SECTION = "Resources and their fields; Endpoints; Limits 1";
@@ -15,6 +16,11 @@ const differBetweenSets = (c: Contract, alt: Contract) =>
     .filter((o) => JSON.stringify(o.requestSchema) !== JSON.stringify(alt.operation(o.operationId).requestSchema))
     .map((o) => o.operationId);
 const ok2xx = (s: number | null) => s !== null && s >= 200 && s < 300;
+/**
+ * Whether the target accepted the case: a 2xx, or, for a case sent with the unpayable Payment credential after a
+ * successful calibration, the 402 refusal that comes only once validation passed (D-payment-challenge).
+ */
+const acceptedBy = (c: SentCase) => (c.unpaid ? status(c.exchange) === 402 : ok2xx(status(c.exchange)));
 // a packed request's answer is every member's: the label says so, so a reader looks at the right field
 const caseLabel = (c: SentCase) =>
   `${c.case.operationId}: ${c.case.label}${c.packed > 1 ? ` (one of ${c.packed} cases in the request)` : ""}`;
@@ -36,10 +42,33 @@ const edgeAccepted: CheckDefinition = {
   probes: [boundCasesProbe],
   async run(ctx) {
     const { cases } = await ctx.probe(boundCasesProbe);
-    const failures = cases
-      .filter((c) => c.primaryValid && c.altValid && !ok2xx(status(c.exchange)) && !openValue(c))
+    const valid = cases.filter((c) => c.primaryValid && c.altValid);
+    const failures = valid
+      .filter((c) => !c.unpaid && !ok2xx(status(c.exchange)) && !openValue(c))
       .map((c) => failure(`${caseLabel(c)} was refused`, [c.exchange], "2xx", describe(c.exchange)));
-    return { failures, notes: [`${cases.filter((c) => c.primaryValid && c.altValid).length} valid cases sent`] };
+    // judged by the payment refusal: validation passed, and the challenge quotes the contract's price of the body
+    // (also for a case only one bound set allows, once the target let it through validation)
+    const unpaid = cases.filter((c) => c.unpaid && ((c.primaryValid && c.altValid) || acceptedBy(c)));
+    const seen = new Set<number>();
+    for (const c of unpaid) {
+      const problems = refusalProblems(ctx.contract, c.exchange);
+      if (problems.length === 0) continue;
+      const refused = status(c.exchange) !== 402;
+      if (!refused && seen.has(c.exchange.id)) continue; // a wrong price is the request's, said once
+      seen.add(c.exchange.id);
+      failures.push(
+        failure(
+          `${caseLabel(c)} ${refused ? "was refused" : "drew a payment refusal at another price"} (sent with an unpayable Payment credential: ${problems.join("; ")})`,
+          [c.exchange],
+          `402 PLB_PAYMENT_INVALID whose challenge amount is the body's contract price (${REFUSAL_NOTE})`,
+          describe(c.exchange),
+        ),
+      );
+    }
+    const refusals = valid.filter((c) => c.unpaid && refusalProblems(ctx.contract, c.exchange).length === 0).length;
+    const notes = [`${valid.length} valid cases sent`];
+    if (refusals) notes.push(`${refusals} of them ${REFUSAL_NOTE} (402 at the contract's price)`);
+    return { failures, notes };
   },
 };
 
@@ -117,7 +146,7 @@ const publishedSet: CheckDefinition = {
   async run(ctx) {
     const { cases } = await ctx.probe(boundCasesProbe);
     const differing = cases.filter((c) => c.primaryValid !== c.altValid);
-    const accepted = (c: SentCase) => ok2xx(status(c.exchange));
+    const accepted = acceptedBy;
     const primaryMisses = differing.filter((c) => accepted(c) !== c.primaryValid);
     const altMisses = differing.filter((c) => accepted(c) !== c.altValid);
     const enforced = primaryMisses.length === 0 ? "primary" : altMisses.length === 0 ? "alt-bounds" : "neither";

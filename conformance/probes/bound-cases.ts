@@ -2,13 +2,16 @@
 // few requests as the properties allow (bound-packing.ts): rejected cases on distinct fields share a request whose
 // 422 must name each of them, valid edges share one (a batch-capable operation carries them as the entries of its
 // largest batch), and the cases where the two sets differ go alone, since each is a verdict of its own.
-// Rejected requests are sent between two balance readings: rejected calls are free (D-charging).
+// Rejected requests are sent between two balance readings: rejected calls are free (D-charging). On an operation
+// calibrated for the payment-refusal verdict (payment-refusal.ts), the valid groups priced over COSTLY_CREDITS go
+// with an unpayable Payment credential and are judged by the 402 refusal at their price; the cheaper ones are paid.
 import { type BoundCase, boundCases } from "../../spec/bounds.ts";
 import type { Contract } from "../../spec/index.ts";
 import { type Measured, measureCharge } from "../check-helpers.ts";
 import type { OperationScope } from "../operation-scope.ts";
 import type { Exchange, Probe, RunContext } from "../types.ts";
 import { asBatch, type Group, pack } from "./bound-packing.ts";
+import { COSTLY_CREDITS, sendUnpaid } from "./payment-refusal.ts";
 import { plannedShots, screenshotShotsProbe } from "./screenshot-shots.ts";
 import { withReachableCase } from "./target-urls.ts";
 
@@ -19,6 +22,8 @@ export interface SentCase {
   exchange: Exchange;
   /** how many cases the request carried (1: sent alone) */
   packed: number;
+  /** sent with the unpayable Payment credential after a successful calibration: judged by the 402 refusal */
+  unpaid: boolean;
 }
 
 export interface BoundProbe {
@@ -37,6 +42,8 @@ interface Request {
   operationId: string;
   kind: "rejected" | "valid" | "differing" | "carried";
   group: Group<PlannedCase>;
+  /** judged by the payment refusal (sent with the unpayable credential): costs nothing */
+  unpaid?: boolean;
 }
 
 const caseKey = (c: BoundCase) => `${c.operationId} ${JSON.stringify(c.body)}`;
@@ -61,8 +68,41 @@ function cases(primary: Contract, alt: Contract, scope: OperationScope): Planned
   }));
 }
 
-/** The requests of the probe, per operation: rejected groups, valid groups, then differing cases alone. */
-export function boundRequests(primary: Contract, alt: Contract, scope: OperationScope): Request[] {
+const costly = (primary: Contract, operationId: string, body: unknown) =>
+  primary.prices.requestCredits(operationId, body) > COSTLY_CREDITS;
+
+/**
+ * The valid groups of one operation. Where the refusal verdict applies, the costly groups (the largest batch,
+ * crawl_results at its maximum, a deepcrawl) go unpaid, the largest batch still carrying every edge as its entries,
+ * and the cheap ones are executed: together as one batch where the operation takes batches.
+ */
+function validRequests(primary: Contract, operationId: string, packed: Array<Group<PlannedCase>>, refusal: boolean) {
+  const carried = asBatch(primary, packed);
+  if (!refusal) return carried.map((group): Request => ({ operationId, kind: "valid", group }));
+  const isCostly = (g: Group<PlannedCase>) => costly(primary, operationId, g.body);
+  const cheap = packed.filter((g) => !isCostly(g));
+  const batch = carried.length === 1 && carried[0].padding !== undefined ? carried[0] : null;
+  if (!batch) return packed.map((group): Request => ({ operationId, kind: "valid", group, unpaid: isCostly(group) }));
+  const out: Request[] = [];
+  const unpaid = packed.filter(isCostly).flatMap((g) => g.members);
+  out.push({ operationId, kind: "valid", unpaid: true, group: { ...batch, members: unpaid } });
+  if (cheap.length) {
+    const body = cheap.length === 1 ? cheap[0].body : cheap.map((g) => g.body);
+    out.push({ operationId, kind: "valid", group: { members: cheap.flatMap((g) => g.members), body } });
+  }
+  return out;
+}
+
+/**
+ * The requests of the probe, per operation: rejected groups, valid groups, then differing cases alone. `refusal`:
+ * the operations calibrated for the payment-refusal verdict.
+ */
+export function boundRequests(
+  primary: Contract,
+  alt: Contract,
+  scope: OperationScope,
+  refusal: ReadonlySet<string> = new Set(),
+): Request[] {
   const all = cases(primary, alt, scope);
   const carried = carriedByShots(primary, scope);
   const out: Request[] = [];
@@ -74,28 +114,70 @@ export function boundRequests(primary: Contract, alt: Contract, scope: Operation
     const valid = mine.filter((p) => p.primaryValid && p.altValid);
     for (const p of valid.filter((v) => carried.has(caseKey(v.case))))
       out.push({ operationId, kind: "carried", group: { members: [p], body: p.case.body } });
-    const packed = pack(
-      both,
-      valid.filter((v) => !carried.has(caseKey(v.case))),
-      true,
-    );
-    for (const group of asBatch(primary, packed)) out.push({ operationId, kind: "valid", group });
+    const sendable = valid.filter((v) => !carried.has(caseKey(v.case)));
+    const unpaid = (p: PlannedCase) => refusal.has(operationId) && costly(primary, operationId, p.case.body);
+    // a costly edge judged by a refusal is packed apart from the cheap ones, which are executed
+    const packed = [
+      ...pack(both, sendable.filter(unpaid), true),
+      ...pack(
+        both,
+        sendable.filter((v) => !unpaid(v)),
+        true,
+      ),
+    ];
+    out.push(...validRequests(primary, operationId, packed, refusal.has(operationId)));
     for (const p of mine.filter((m) => m.primaryValid !== m.altValid))
-      out.push({ operationId, kind: "differing", group: { members: [p], body: p.case.body } });
+      out.push({ operationId, kind: "differing", group: { members: [p], body: p.case.body }, unpaid: unpaid(p) });
   }
   return out;
 }
 
+/** The operations with a costly valid edge: those the payment-refusal verdict would spare (calibrated first). */
+export function refusalCandidates(primary: Contract, alt: Contract, scope: OperationScope): string[] {
+  const every = new Set(primary.contractOperations.map((o) => o.operationId));
+  return [
+    ...new Set(
+      boundRequests(primary, alt, scope, every)
+        .filter((r) => r.unpaid)
+        .map((r) => r.operationId),
+    ),
+  ];
+}
+
+export interface BoundPlanRow {
+  requests: number;
+  credits: number;
+  cases: number;
+  /** requests judged by the payment refusal */
+  unpaid: number;
+  /** the credits the same cases would cost paid (the operation not calibrated) */
+  paidCredits: number;
+}
+
 /** Requests and credits per operation, for the printed plan. */
-export function boundCasesPlan(primary: Contract, alt: Contract, scope: OperationScope) {
-  const per = new Map<string, { requests: number; credits: number; cases: number }>();
-  for (const r of boundRequests(primary, alt, scope)) {
-    const row = per.get(r.operationId) ?? { requests: 0, credits: 0, cases: 0 };
-    row.cases += r.group.members.length;
-    if (r.kind === "carried") continue; // sent and counted by the screenshot-shots probe
-    row.requests++;
-    if (r.kind !== "rejected") row.credits += primary.prices.requestCredits(r.operationId, r.group.body);
-    per.set(r.operationId, row);
+export function boundCasesPlan(
+  primary: Contract,
+  alt: Contract,
+  scope: OperationScope,
+  refusal: ReadonlySet<string> = new Set(),
+) {
+  const rows = (set: ReadonlySet<string>) => {
+    const per = new Map<string, BoundPlanRow>();
+    for (const r of boundRequests(primary, alt, scope, set)) {
+      const row = per.get(r.operationId) ?? { requests: 0, credits: 0, cases: 0, unpaid: 0, paidCredits: 0 };
+      per.set(r.operationId, row);
+      row.cases += r.group.members.length;
+      if (r.kind === "carried") continue; // sent and counted by the screenshot-shots probe
+      row.requests++;
+      if (r.unpaid) row.unpaid++;
+      else if (r.kind !== "rejected") row.credits += primary.prices.requestCredits(r.operationId, r.group.body);
+    }
+    return per;
+  };
+  const per = rows(refusal);
+  for (const [op, paid] of rows(new Set())) {
+    const row = per.get(op);
+    if (row) row.paidCredits = paid.credits;
   }
   return per;
 }
@@ -124,20 +206,26 @@ export const boundCasesProbe: Probe<BoundProbe> = {
   id: "bound-cases",
   usesFixtureSite: true,
   uses: [screenshotShotsProbe],
-  cost(primary, alt, scope) {
-    // an upper bound: every request either set accepts is charged at its contract price
-    return [...boundCasesPlan(primary, alt, scope).values()].reduce((sum, r) => sum + r.credits, 0);
+  cost(primary, alt, scope, refusal) {
+    // an upper bound: every request either set accepts is charged at its contract price, unless sent unpaid
+    return [...boundCasesPlan(primary, alt, scope, refusal).values()].reduce((sum, r) => sum + r.credits, 0);
   },
   async run(ctx: RunContext) {
-    const requests = boundRequests(ctx.contract, ctx.altContract, ctx.scope);
+    const requests = boundRequests(ctx.contract, ctx.altContract, ctx.scope, ctx.refusal.operations);
     const sent: SentCase[] = [];
+    const by = "probe:bound-cases";
     const send = async (r: Request) => {
       const path = ctx.contract.operation(r.operationId).path;
       const body = r.kind === "rejected" ? r.group.body : await reachable(ctx, r);
+      // an executed answer to the very same body (another probe's) beats a refusal verdict, and costs nothing more
+      const before = r.kind === "rejected" ? undefined : earlier(ctx, r.operationId, body);
       const exchange =
-        (r.kind === "rejected" ? undefined : earlier(ctx, r.operationId, body)) ??
-        (await ctx.http.call("probe:bound-cases", "POST", path, { body }));
-      for (const m of r.group.members) sent.push({ ...m, exchange, packed: r.group.members.length });
+        before ??
+        (r.unpaid
+          ? await sendUnpaid(ctx.http, by, ctx.contract, r.operationId, body)
+          : await ctx.http.call(by, "POST", path, { body }));
+      const unpaid = !before && r.unpaid === true;
+      for (const m of r.group.members) sent.push({ ...m, exchange, packed: r.group.members.length, unpaid });
       return exchange;
     };
     const rejected = requests.filter((r) => r.kind === "rejected");
@@ -153,12 +241,14 @@ export const boundCasesProbe: Probe<BoundProbe> = {
     for (const r of carried) {
       const m = r.group.members[0];
       const shot = shots.find((s) => s.carries.some((c) => caseKey(c) === caseKey(m.case)));
-      if (shot) sent.push({ ...m, exchange: shot.exchange, packed: shot.carries.length + 1 });
+      if (shot) sent.push({ ...m, exchange: shot.exchange, packed: shot.carries.length + 1, unpaid: false });
     }
     for (const op of new Set(requests.map((r) => r.operationId))) {
       const mine = requests.filter((r) => r.operationId === op && r.kind !== "carried");
       const n = requests.filter((r) => r.operationId === op).reduce((s, r) => s + r.group.members.length, 0);
-      ctx.progress(`  bound cases of ${op}: ${n} cases in ${mine.length} requests`);
+      const unpaid = new Set(sent.filter((c) => c.unpaid && c.case.operationId === op).map((c) => c.exchange.id)).size;
+      const refusal = unpaid ? ` (${unpaid} judged by a payment refusal, nothing spent)` : "";
+      ctx.progress(`  bound cases of ${op}: ${n} cases in ${mine.length} requests${refusal}`);
     }
     return { cases: sent, rejectedCharges: ops.length ? [{ operationId: ops.join(", "), measured }] : [] };
   },

@@ -66,6 +66,9 @@ describe("plumbline conform against the mock", () => {
       ["payment-amount-refused", "passed"],
     ]);
     expect(record.creditsSpent).toBeLessThanOrEqual(record.planCredits);
+    // issue 17: the costly valid edges are judged by a payment refusal (the mock validates first), nothing spent
+    expect(out).toMatch(/^payment refusal: search, news, crawl, deepcrawl validate before/m);
+    expect(record.creditsSpent).toBeLessThanOrEqual(250);
     // the mock cannot fetch real pages: semantic checks are skipped with the reason, never passed
     const skipped = record.checks.filter((x) => x.status === "skipped");
     expect(skipped.map((c) => c.id)).toEqual(expect.arrayContaining(["crawl-readable-text", "sitemap-follows-robots"]));

@@ -45,6 +45,12 @@ describe("the whole suite against the reference, no --operations filter", () => 
     expect(result.exitCode).toBe(0);
   });
 
+  it("judges the costly valid edges by the reference's payment refusal (it validates before the credential)", () => {
+    const notes = result.checks.find((c) => c.id === "bounds-edge-accepted")?.notes ?? [];
+    expect(notes.join(" ")).toMatch(/accepted by validation: payment refused, nothing spent/);
+    expect(result.creditsSpent).toBeLessThanOrEqual(result.planCredits);
+  });
+
   it("runs the semantic checks for real, and skips nothing", () => {
     const by = (id: string) => result.checks.find((c) => c.id === id)?.status;
     const real = [

@@ -21,6 +21,7 @@ const post = (req: ProxiedRequest, path: string) => req.method === "POST" && req
 const form = (req: ProxiedRequest) => Object.fromEntries(new URLSearchParams(req.body.toString("utf8")));
 const sent = (req: ProxiedRequest) => JSON.parse(req.body.toString("utf8")) as Json;
 const ok200 = (req: ProxiedRequest, res: ProxiedResponse, path: string) => post(req, path) && res.status === 200;
+const paymentCredential = (req: ProxiedRequest) => /^Payment /.test(String(req.headers.authorization ?? ""));
 const mcpMethod = (req: ProxiedRequest, method: string) => req.body.toString("utf8").includes(`"method":"${method}"`);
 // zipUrl is a signed link: the path ends in .zip, the query carries the signature
 const isZip = (req: ProxiedRequest, res: ProxiedResponse) =>
@@ -175,6 +176,37 @@ const VARIANTS: Variant[] = [
     },
     only: ["auth-anonymous-refused", "payment-challenge"],
     fails: "payment-challenge",
+  },
+  {
+    // the payment-refusal verdict (probes/payment-refusal.ts): the 50-entry batch goes unpaid on the mock
+    name: "a validator that refuses the largest batch the contract allows (50 entries)",
+    fault: {
+      rewrite: (req, res) => {
+        if (req.method !== "POST" || !isBatch(req) || (JSON.parse(req.body.toString("utf8")) as []).length < 50)
+          return res;
+        const error = { field: "", message: "must NOT have more than 49 items", code: "maxItems" };
+        const body = { ok: false, error: "Validation Error", code: "PLB_VALIDATION_FAILED", errors: [error] };
+        return withJson({ ...res, status: 422, headers: { "content-type": "application/json" } }, body);
+      },
+    },
+    only: ["bounds-edge-accepted"],
+    fails: "bounds-edge-accepted",
+  },
+  {
+    name: "a payment refusal quoting one entry's price for a batch",
+    fault: {
+      rewrite: (req, res) => {
+        if (res.status !== 402 || !isBatch(req) || !paymentCredential(req)) return res;
+        const wa = String(res.headers["www-authenticate"]).replace(/request="([^"]*)"/, (_m, request: string) => {
+          const decoded = JSON.parse(Buffer.from(request, "base64url").toString("utf8")) as Json;
+          const one = Buffer.from(JSON.stringify({ ...decoded, amount: "0.003" })).toString("base64url");
+          return `request="${one}"`;
+        });
+        return { ...res, headers: { ...res.headers, "www-authenticate": wa } };
+      },
+    },
+    only: ["bounds-edge-accepted", "bounds-published-set"],
+    fails: "bounds-edge-accepted",
   },
   {
     name: "more results than max_results",
@@ -556,6 +588,39 @@ describe("the suite rejects broken targets", () => {
     const r = await runConformance({ target: mock.url, apiKey: "KEY", brokeApiKey: "BROKE", reportDir: null, only });
     expect(r.checks.filter((c) => c.status === "failed").map((c) => [c.id, c.failures[0]?.message])).toEqual([]);
   }, 30_000);
+
+  it("pays for the costly edges when the target judges a Payment credential before validating (no false alarm)", async () => {
+    // every body with a Payment credential is refused 402 whatever it holds: validation no longer comes first
+    const proxy = await startFaultProxy(mock.url, {
+      rewrite: (req, res) =>
+        paymentCredential(req) && res.status === 422
+          ? withJson(
+              { ...res, status: 402, headers: { "content-type": "application/problem+json" } },
+              {
+                ok: false,
+                code: "PLB_PAYMENT_INVALID",
+              },
+            )
+          : res,
+    });
+    try {
+      const only = ["bounds-edge-accepted", "bounds-past-rejected", "bounds-published-set"];
+      const r = await runConformance({ target: proxy.url, apiKey: "KEY", reportDir: null, only });
+      expect(r.checks.map((c) => [c.id, c.status, c.failures[0]?.message])).toEqual(
+        only.map((id) => [id, "passed", undefined]),
+      );
+      // no bound case went unpaid: the largest batches were executed and charged (50 entries each)
+      const unpaid = r.exchanges.filter(
+        (e) => e.by === "probe:bound-cases" && /^Payment /.test(e.request.headers.authorization ?? ""),
+      );
+      expect(unpaid.every((e) => e.response?.status === 422 || e.response?.status === 402)).toBe(true);
+      expect(unpaid.length).toBe(8); // the calibration only: two requests for each of search, news, crawl, deepcrawl
+      expect(r.creditsSpent).toBeGreaterThan(250);
+      expect(r.creditsSpent).toBeLessThanOrEqual(r.planCredits);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 
   for (const v of VARIANTS) {
     it(`fails ${v.fails} for ${v.name}`, async () => {
