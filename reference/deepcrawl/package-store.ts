@@ -24,15 +24,23 @@ export interface PackageStore {
   remove(key: string): Promise<void>;
   /** where the packages are, for logs */
   location: string;
+  /** lets go of connections (the S3 store's client) */
+  close?(): void;
 }
 
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
 
+/** The keys every store accepts: slash-separated plain segments, never `..` (the same rule on disk and in a bucket). */
+export function checkPackageKey(key: string): string {
+  if (!KEY.test(key) || key.includes("..")) throw new Error(`bad package key ${key}`);
+  return key;
+}
+
 export function createFilePackageStore(dir: string): PackageStore {
   const root = resolve(dir);
   const pathOf = (key: string) => {
-    const path = resolve(root, key);
-    if (!KEY.test(key) || key.includes("..") || !path.startsWith(root + sep)) throw new Error(`bad package key ${key}`);
+    const path = resolve(root, checkPackageKey(key));
+    if (!path.startsWith(root + sep)) throw new Error(`bad package key ${key}`);
     return path;
   };
   return {
