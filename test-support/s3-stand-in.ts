@@ -39,7 +39,7 @@ export interface S3StandIn {
   pendingUploads(): Array<{ bucket: string; key: string; uploadId: string }>;
   /** every request of this kind answers 403 AccessDenied until called again with null */
   refuse(operation: S3Operation | null): void;
-  /** requests received, as "OPERATION key" (for asserting how an upload was made) */
+  /** requests received, as "OPERATION key" ("HeadBucket" alone) */
   log: string[];
   close(): Promise<void>;
 }
@@ -115,7 +115,10 @@ export async function startS3StandIn(options: { buckets: string[] }): Promise<S3
     };
 
     if (key === "") {
-      if (method === "HEAD") return res.writeHead(200).end();
+      if (method === "HEAD") {
+        log.push("HeadBucket");
+        return res.writeHead(200).end();
+      }
       if (method === "GET" && q.has("uploads")) {
         op("ListMultipartUploads");
         const items = [...uploads].filter(([, u]) => u.bucket === bucketName);
