@@ -1,7 +1,8 @@
 // Where deepcrawl packages live (issue 11 "Scale-out"): behind one interface, so every instance reads the package
 // whichever instance wrote it. The filesystem store is the default (`--package-dir`, a directory the instances
 // share, e.g. a network volume); a package is written to a temporary name and renamed into place, so a reader never
-// sees half a zip and a crash leaves no package, only a temporary file the next write of that key replaces.
+// sees half a zip and a crash leaves no package, only a temporary file the next write of that key replaces. The other
+// store is an S3-compatible bucket (s3-package-store.ts); both take the keys checkPackageKey accepts.
 
 import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
