@@ -5,11 +5,13 @@
 // bodies: HeadBucket, PutObject, CreateMultipartUpload, UploadPart, CompleteMultipartUpload (InvalidPart,
 // InvalidPartOrder, EntityTooSmall under 5 MiB for every part but the last), AbortMultipartUpload,
 // ListMultipartUploads (no paging), GetObject (no Range), HeadObject, DeleteObject; anything else answers 501
-// NotImplemented. SigV4 headers are accepted WITHOUT being verified, and x-amz-checksum-* headers are not checked:
-// this tests the store's protocol use, not S3's security. aws-chunked (streaming-signed) bodies are refused.
+// NotImplemented. Bodies are checked against x-amz-content-sha256 and x-amz-checksum-crc32 as S3 does, but SigV4
+// signatures are accepted WITHOUT being verified (any credentials do): this tests the store's use of the protocol,
+// not S3's security. aws-chunked (streaming-signed) bodies are refused, other checksum algorithms ignored.
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { crc32 } from "node:zlib";
 
 export type S3Operation =
   | "PutObject"
@@ -60,6 +62,7 @@ class S3Error extends Error {
   }
 }
 
+/** The body, checked as S3 checks it: its SHA-256 when the signature covers it, its CRC32 when the client sent one. */
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   if (
     /aws-chunked/i.test(req.headers["content-encoding"] ?? "") ||
@@ -73,8 +76,21 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
     if (size > MAX_BODY) throw new S3Error(400, "EntityTooLarge", "Your proposed upload exceeds the stand-in's limit");
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  const body = Buffer.concat(chunks);
+  const sha = req.headers["x-amz-content-sha256"];
+  if (typeof sha === "string" && /^[0-9a-f]{64}$/.test(sha) && createHash("sha256").update(body).digest("hex") !== sha)
+    throw new S3Error(400, "XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match");
+  const crc = req.headers["x-amz-checksum-crc32"];
+  if (typeof crc === "string" && crc !== crc32Of(body))
+    throw new S3Error(400, "BadDigest", "The CRC32 you specified did not match the calculated checksum.");
+  return body;
 }
+
+const crc32Of = (b: Buffer) => {
+  const out = Buffer.alloc(4);
+  out.writeUInt32BE(crc32(b));
+  return out.toString("base64");
+};
 
 export async function startS3StandIn(options: { buckets: string[] }): Promise<S3StandIn> {
   const buckets = new Map(options.buckets.map((b) => [b, new Map<string, StoredObject>()]));
@@ -155,7 +171,8 @@ export async function startS3StandIn(options: { buckets: string[] }): Promise<S3
       const body = await readBody(req);
       const etag = `"${md5(body)}"`;
       u.parts.set(n, { body, etag });
-      return res.writeHead(200, { etag }).end();
+      const crc = req.headers["x-amz-checksum-crc32"];
+      return res.writeHead(200, { etag, ...(typeof crc === "string" ? { "x-amz-checksum-crc32": crc } : {}) }).end();
     }
     if (method === "POST" && q.has("uploadId")) {
       op("CompleteMultipartUpload");

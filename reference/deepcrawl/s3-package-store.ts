@@ -111,8 +111,9 @@ export function createS3PackageStore(o: S3PackageStoreOptions): S3PackageStore {
     ...(o.endpoint ? { endpoint: o.endpoint } : {}),
     forcePathStyle: o.forcePathStyle ?? false,
     ...(o.credentials ? { credentials: o.credentials } : {}),
-    // no read timeout: a download paused by a slow client is not a dead connection
-    requestHandler: { connectionTimeout: 5_000 },
+    // a store that stops answering fails the request instead of holding a task forever (a download whose client
+    // reads nothing for that long is cut too)
+    requestHandler: { connectionTimeout: 5_000, socketTimeout: 120_000 },
   });
   const objectKey = (key: string) => (o.prefix ? `${o.prefix}/${checkPackageKey(key)}` : checkPackageKey(key));
   const location = `s3://${Bucket}${o.prefix ? `/${o.prefix}` : ""}${o.endpoint ? ` at ${new URL(o.endpoint).origin}` : ""}`;
