@@ -4,7 +4,7 @@
 // Path-style requests only (the client needs forcePathStyle). Implemented, with S3's status codes and XML error
 // bodies: HeadBucket, PutObject, CreateMultipartUpload, UploadPart, CompleteMultipartUpload (InvalidPart,
 // InvalidPartOrder, EntityTooSmall under 5 MiB for every part but the last), AbortMultipartUpload,
-// ListMultipartUploads (no paging), GetObject (no Range), HeadObject, DeleteObject; anything else answers 501
+// ListMultipartUploads (prefix; no paging), GetObject (no Range), HeadObject, DeleteObject; anything else answers 501
 // NotImplemented. Bodies are checked against x-amz-content-sha256 and x-amz-checksum-crc32 as S3 does, but SigV4
 // signatures are accepted WITHOUT being verified (any credentials do): this tests the store's use of the protocol,
 // not S3's security. aws-chunked (streaming-signed) bodies are refused, other checksum algorithms ignored.
@@ -137,7 +137,8 @@ export async function startS3StandIn(options: { buckets: string[] }): Promise<S3
       }
       if (method === "GET" && q.has("uploads")) {
         op("ListMultipartUploads");
-        const items = [...uploads].filter(([, u]) => u.bucket === bucketName);
+        const prefix = q.get("prefix") ?? "";
+        const items = [...uploads].filter(([, u]) => u.bucket === bucketName && u.key.startsWith(prefix));
         const entries = items.map(
           ([id, u]) => `<Upload><Key>${xmlEscape(u.key)}</Key><UploadId>${id}</UploadId></Upload>`,
         );

@@ -204,6 +204,8 @@ export async function runTask(t: TaskRow, owner: string, signal: AbortSignal, d:
     completedAt,
     limitReached: limitReached ?? null,
   };
+  // a previous attempt killed while packaging left a partial write: dropped before this attempt writes its own
+  if (t.attempts > 1) await d.packages.sweep(`deepcrawl/${taskId}`);
   const upload = await d.packages.create(key);
   let size: number;
   try {

@@ -6,7 +6,7 @@
 
 import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { finished } from "node:stream/promises";
@@ -23,6 +23,9 @@ export interface PackageStore {
   create(key: string): Promise<PackageUpload>;
   open(key: string): Promise<{ body: Readable; bytes: number } | null>;
   remove(key: string): Promise<void>;
+  /** drops what interrupted writes under the prefix left behind (a killed instance's temporary file or pending
+   * multipart upload); packages already committed stay */
+  sweep(prefix: string): Promise<void>;
   /** where the packages are, for logs */
   location: string;
   /** lets go of connections (the S3 store's client) */
@@ -78,6 +81,11 @@ export function createFilePackageStore(dir: string): PackageStore {
     },
     async remove(key) {
       await rm(pathOf(key), { force: true });
+    },
+    async sweep(prefix) {
+      const dir = pathOf(prefix);
+      const names = await readdir(dir).catch(() => [] as string[]);
+      for (const name of names) if (name.endsWith(".part")) await rm(join(dir, name), { force: true });
     },
   };
 }

@@ -121,6 +121,27 @@ describe("the S3 package store", () => {
     }
   });
 
+  it("sweeps the multipart upload of a writer that died midway, keeping committed packages", async () => {
+    const done = await store.create("deepcrawl/dc_killed/1.zip");
+    await pipeline(Readable.from([Buffer.from("attempt one, committed")]), done.stream);
+    await done.commit();
+    // a second writer sends a part, then is never heard of again (its process was killed)
+    const killed = await store.create("deepcrawl/dc_killed/2.zip");
+    const { body } = source(6 * MIB, () => {});
+    body.pipe(killed.stream, { end: false });
+    await new Promise<void>((resolve) => body.on("end", resolve));
+    await expect.poll(() => s3.pendingUploads().length).toBe(1);
+    const elsewhere = await store.create("deepcrawl/dc_other/1.zip");
+    source(6 * MIB, () => {}).body.pipe(elsewhere.stream, { end: false });
+    await expect.poll(() => s3.pendingUploads().length).toBe(2);
+    await store.sweep("deepcrawl/dc_killed");
+    expect(s3.pendingUploads().map((u) => u.key)).toEqual(["tenant/zips/deepcrawl/dc_other/1.zip"]);
+    expect(await store.open("deepcrawl/dc_killed/1.zip")).not.toBeNull();
+    await elsewhere.abort();
+    await killed.abort();
+    expect(s3.pendingUploads()).toEqual([]);
+  });
+
   it("reads a missing key as null and removes packages", async () => {
     expect(await store.open("deepcrawl/dc_never/1.zip")).toBeNull();
     expect(await store.open("deepcrawl/dc_small/1.zip")).not.toBeNull();

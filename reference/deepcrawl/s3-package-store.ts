@@ -6,7 +6,14 @@
 // Credentials come from the SDK's standard chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles), never
 // from a flag, so no secret reaches a command line or a log.
 import { PassThrough, Readable, Transform } from "node:stream";
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  AbortMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListMultipartUploadsCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { checkPackageKey, type PackageStore } from "./package-store.ts";
 
@@ -190,6 +197,26 @@ export function createS3PackageStore(o: S3PackageStoreOptions): S3PackageStore {
         await client.send(new DeleteObjectCommand({ Bucket, Key }));
       } catch (err) {
         throw new Error(`removing the package ${key} failed: ${describe(err)}`);
+      }
+    },
+    async sweep(prefix) {
+      // an instance killed mid-upload could not abort its multipart upload: the next attempt does (page by page)
+      const Prefix = `${objectKey(prefix)}/`;
+      let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
+      try {
+        for (;;) {
+          const page = await client.send(new ListMultipartUploadsCommand({ Bucket, Prefix, ...markers }));
+          for (const u of page.Uploads ?? [])
+            await client
+              .send(new AbortMultipartUploadCommand({ Bucket, Key: u.Key, UploadId: u.UploadId }))
+              .catch((err: unknown) => {
+                if ((err as SdkError)?.name !== "NoSuchUpload") throw err;
+              });
+          if (!page.IsTruncated) return;
+          markers = { KeyMarker: page.NextKeyMarker, UploadIdMarker: page.NextUploadIdMarker };
+        }
+      } catch (err) {
+        throw new Error(`aborting the interrupted uploads under ${prefix} failed: ${describe(err)}`);
       }
     },
     close() {
