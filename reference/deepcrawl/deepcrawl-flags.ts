@@ -1,5 +1,6 @@
-// The `plumbline reference` flags of the deepcrawl (issue 11): limits, politeness, lease, link expiry and the
-// package directory, parsed into startReference options. Bad values are refused with the flag's name.
+// The `plumbline reference` flags of the deepcrawl (issue 11): limits, politeness, lease, link expiry and where
+// packages go (a directory, or an S3-compatible bucket: package-store-flags.ts), parsed into startReference options.
+// Bad values are refused with the flag's name.
 import { PACKAGE_STORE_FLAGS, type PackageStoreFlagValues, packageStoreOptions } from "./package-store-flags.ts";
 import type { ReferenceDeepcrawlOptions } from "./reference-deepcrawl.ts";
 import type { S3PackageStoreOptions } from "./s3-package-store.ts";
