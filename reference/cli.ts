@@ -13,6 +13,8 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
        plumbline reference auth-server [--host 127.0.0.1] [--port 8081] [--data-dir DIR | --database-url URL]
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--log]
                            [--package-dir DIR] [--deepcrawl-max-pages N] [--deepcrawl-max-mb N]
+                           [--package-store s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region REGION]
+                            [--s3-force-path-style]]
                            [--deepcrawl-max-seconds S] [--deepcrawl-concurrency N] [--deepcrawl-delay-ms MS]
                            [--deepcrawl-lease-seconds S] [--zip-url-ttl S]
                            [--searxng-url URL] [--wikipedia-url URL] [--arxiv-url URL] [--github-api-url URL]
@@ -57,7 +59,15 @@ ${INDEX_HELP}
   --model NAME            the model to ask (with --model-url)
   --model-timeout MS      the longest a model call may take (default 60000)
   --package-dir DIR       where deepcrawl packages are written (default DATA_DIR/packages); instances sharing
-                          a --database-url must share this directory too
+                          a --database-url must share this directory too, or a bucket (--package-store)
+  --package-store s3://BUCKET[/PREFIX]
+                          write deepcrawl packages to an S3-compatible bucket instead (streamed multipart
+                          uploads under PREFIX/), which every instance on the --database-url reads; checked at
+                          start. Credentials from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+                          AWS_SESSION_TOKEN) or the AWS SDK's profiles and roles, never from a flag
+  --s3-endpoint URL       an S3-compatible service (MinIO, Ceph, R2, …) instead of AWS
+  --s3-region REGION      the bucket's region (default $AWS_REGION, else us-east-1)
+  --s3-force-path-style   address the bucket as ENDPOINT/BUCKET/KEY (MinIO and most self-hosted stores need it)
   --deepcrawl-max-pages N, --deepcrawl-max-mb N, --deepcrawl-max-seconds S
                           limits of one deepcrawl task (default 500 pages, 100 MB of documents, 900 s); a task
                           that reaches one completes with what it fetched and names it in manifest.json
@@ -344,6 +354,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     searchUpstreams,
   });
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
+  if (ref.deepcrawl) console.log(`  deepcrawl packages in ${ref.deepcrawl.packages.location}`);
   if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);
   if (ref.paymentTestKey && !values["payment-test-key"])
     console.log(`  pay per request: no payment method configured; test method with key ${ref.paymentTestKey}`);

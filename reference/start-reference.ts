@@ -9,12 +9,13 @@ import { authView, migrateAuth } from "./auth/auth-schema.ts";
 import { type AuthServer, prepareAuthServer } from "./auth/auth-server.ts";
 import { withOAuthTokens } from "./auth/oauth-token-accounts.ts";
 import type { DeepcrawlPageHook } from "./deepcrawl/deepcrawl-options.ts";
-import { createFilePackageStore, defaultPackageDir } from "./deepcrawl/package-store.ts";
+import { openPackageStore } from "./deepcrawl/open-package-store.ts";
 import {
   createReferenceDeepcrawl,
   type ReferenceDeepcrawl,
   type ReferenceDeepcrawlOptions,
 } from "./deepcrawl/reference-deepcrawl.ts";
+import type { S3PackageStoreOptions } from "./deepcrawl/s3-package-store.ts";
 import type { ModelOptions } from "./engines/extract/model-extract.ts";
 import { createExtractEngine } from "./engines/extract-engine.ts";
 import {
@@ -97,6 +98,9 @@ export interface ReferenceOptions {
   deepcrawlSettings?: ReferenceDeepcrawlOptions["settings"];
   /** where deepcrawl packages are written (default DATA_DIR/packages); instances sharing a database share it too */
   packageDir?: string;
+  /** deepcrawl packages in an S3-compatible bucket instead (every instance on the database reads them); its
+   * credentials come from the AWS SDK's standard chain; the bucket is checked at start (HeadBucket) */
+  packageS3?: S3PackageStoreOptions;
   /** called with every page a deepcrawl fetches (e.g. to feed a search index) */
   onDeepcrawlPage?: DeepcrawlPageHook;
   /** search upstreams (SearXNG, Wikipedia, arXiv, GitHub, Hacker News); without them the local page index answers */
@@ -140,6 +144,7 @@ export interface RunningReference {
 
 export async function startReference(o: ReferenceOptions = {}): Promise<RunningReference> {
   const contract = o.contract ?? (await loadContract());
+  const packages = o.deepcrawl ? null : await openPackageStore(o);
   const opened = await openDatabase({
     dataDir: o.dataDir,
     databaseUrl: o.databaseUrl,
@@ -225,7 +230,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
         renderer,
         parser,
         clock: realClock,
-        packages: createFilePackageStore(o.packageDir ?? defaultPackageDir(o.dataDir)),
+        packages: packages as NonNullable<typeof packages>,
         settings: o.deepcrawlSettings,
         allowPrivateNetwork: o.allowPrivateNetwork,
         userAgent: o.userAgent,
@@ -261,6 +266,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     await app.listen({ host, port: o.port ?? 8080 });
   } catch (err) {
     await deepcrawl?.close();
+    packages?.close?.();
     await browsers.close();
     await parser.close();
     await pageIndex.close?.();
@@ -286,6 +292,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
       await app.close();
       // the worker lets its running tasks go (their leases released) before the database closes
       await deepcrawl?.close();
+      packages?.close?.();
       await browsers.close();
       await http.close();
       await parser.close();

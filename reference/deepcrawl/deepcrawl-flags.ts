@@ -1,6 +1,9 @@
-// The `plumbline reference` flags of the deepcrawl (issue 11): limits, politeness, lease, link expiry and the
-// package directory, parsed into startReference options. Bad values are refused with the flag's name.
+// The `plumbline reference` flags of the deepcrawl (issue 11): limits, politeness, lease, link expiry and where
+// packages go (a directory, or an S3-compatible bucket: package-store-flags.ts), parsed into startReference options.
+// Bad values are refused with the flag's name.
+import { PACKAGE_STORE_FLAGS, type PackageStoreFlagValues, packageStoreOptions } from "./package-store-flags.ts";
 import type { ReferenceDeepcrawlOptions } from "./reference-deepcrawl.ts";
+import type { S3PackageStoreOptions } from "./s3-package-store.ts";
 
 export const DEEPCRAWL_FLAGS = {
   "package-dir": { type: "string" as const },
@@ -11,11 +14,15 @@ export const DEEPCRAWL_FLAGS = {
   "deepcrawl-delay-ms": { type: "string" as const },
   "deepcrawl-lease-seconds": { type: "string" as const },
   "zip-url-ttl": { type: "string" as const },
+  ...PACKAGE_STORE_FLAGS,
 };
 
-type Values = { [K in keyof typeof DEEPCRAWL_FLAGS]?: string };
+type Values = {
+  [K in Exclude<keyof typeof DEEPCRAWL_FLAGS, keyof typeof PACKAGE_STORE_FLAGS>]?: string;
+} & PackageStoreFlagValues;
+type NumberFlag = Exclude<keyof Values, keyof typeof PACKAGE_STORE_FLAGS | "package-dir">;
 
-function num(values: Values, flag: keyof Values, min: number, max: number): number | undefined {
+function num(values: Values, flag: NumberFlag, min: number, max: number): number | undefined {
   const raw = values[flag];
   if (raw === undefined) return undefined;
   const n = Number(raw);
@@ -26,9 +33,10 @@ function num(values: Values, flag: keyof Values, min: number, max: number): numb
 
 export function deepcrawlOptions(values: Values): {
   packageDir?: string;
+  packageS3?: S3PackageStoreOptions;
   deepcrawlSettings: NonNullable<ReferenceDeepcrawlOptions["settings"]>;
 } {
-  const seconds = (flag: keyof Values, min: number, max: number) => {
+  const seconds = (flag: NumberFlag, min: number, max: number) => {
     const s = num(values, flag, min, max);
     return s === undefined ? undefined : Math.round(s * 1000);
   };
@@ -52,5 +60,9 @@ export function deepcrawlOptions(values: Values): {
       : {}),
     ...(values["zip-url-ttl"] !== undefined ? { linkTtlMs: seconds("zip-url-ttl", 1, 86_400 * 365) } : {}),
   };
-  return { ...(values["package-dir"] ? { packageDir: values["package-dir"] } : {}), deepcrawlSettings: settings };
+  return {
+    ...(values["package-dir"] ? { packageDir: values["package-dir"] } : {}),
+    ...packageStoreOptions(values),
+    deepcrawlSettings: settings,
+  };
 }

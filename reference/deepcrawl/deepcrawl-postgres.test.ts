@@ -5,13 +5,14 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
 import { openDatabase } from "../store/open-database.ts";
 import { createSqlDeepcrawlStore } from "../store/sql-deepcrawl.ts";
-import { balance, download, pollUntil, startDeepcrawl } from "./deepcrawl-client.ts";
-import { phraseOf, startTestSite, type TestSite } from "./test-site.ts";
+import { balance, pollUntil, startDeepcrawl } from "./deepcrawl-client.ts";
+import { crawlOnAServeFromB, startPair } from "./scale-out-pair.ts";
+import { startTestSite, type TestSite } from "./test-site.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
 const SCHEMA = "plumbline_deepcrawl_test";
@@ -30,14 +31,7 @@ describe.skipIf(!PG)("deepcrawl on PostgreSQL with two instances", () => {
   const instances: RunningReference[] = [];
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: PG });
-    await admin.connect();
-    await admin.query(`drop schema if exists ${SCHEMA} cascade`);
-    await admin.query(`create schema ${SCHEMA}`);
-    await admin.end();
-    const u = new URL(PG as string);
-    u.searchParams.set("options", `-c search_path=${SCHEMA}`);
-    url = u.href;
+    url = await freshPostgresSchema(PG as string, SCHEMA);
     site = await startTestSite({ pages: 20 });
     packageDir = mkdtempSync(join(tmpdir(), "plumbline-pg-packages-"));
   });
@@ -84,24 +78,11 @@ describe.skipIf(!PG)("deepcrawl on PostgreSQL with two instances", () => {
       keys: [{ key: KEY, credits: 500 }],
       allowPrivateNetwork: true,
     };
-    // A crawls; B only answers (maxTasks 0: its worker never claims)
-    const a = await startReference({ ...common, deepcrawlSettings: { hostDelayMs: 0, pollMs: 50 } });
-    instances.push(a);
-    const b = await startReference({ ...common, deepcrawlSettings: { maxTasks: 0, pollMs: 50 } });
-    instances.push(b);
-    const res = await startDeepcrawl(b.url, KEY, { url: `${site.url}/` });
-    expect(res.status).toBe(202);
-    const { taskId } = (await res.json()) as { taskId: string };
-    const { last } = await pollUntil(b.url, taskId, 60_000);
-    expect(last.status).toBe("completed");
-    const row = await b.deepcrawl?.store.getTask(taskId);
-    expect(row?.lease_owner).toBe(a.deepcrawl?.worker?.owner);
-    expect(new URL(last.zipUrl as string).origin).toBe(b.url);
-    const { manifest, documents } = await download(last.zipUrl as string);
-    const pages = (manifest as { pages: Array<{ url: string; path: string }> }).pages;
-    expect(pages).toHaveLength(20);
-    for (const [i, p] of site.pagePaths.entries())
-      expect(documents.get(pages.find((x) => x.url === `${site.url}${p}`)?.path as string)).toContain(phraseOf(i));
+    // A crawls; B only answers
+    const pair = await startPair(() => common);
+    instances.push(pair.a, pair.b);
+    await crawlOnAServeFromB(pair, KEY, site);
+    const { a } = pair;
     expect(await balance(a.url, KEY)).toBe(480);
   });
 

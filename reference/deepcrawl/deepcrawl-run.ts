@@ -204,6 +204,12 @@ export async function runTask(t: TaskRow, owner: string, signal: AbortSignal, d:
     completedAt,
     limitReached: limitReached ?? null,
   };
+  // a previous attempt killed while packaging may have left a partial write: dropped (housekeeping: a store that
+  // cannot list them does not fail the task)
+  if (t.attempts > 1)
+    await d.packages
+      .sweep(`deepcrawl/${taskId}`)
+      .catch((err) => d.log(`deepcrawl ${taskId}: sweeping an earlier attempt's partial package failed`, err));
   const upload = await d.packages.create(key);
   let size: number;
   try {

@@ -42,6 +42,8 @@ export interface ReferenceDeepcrawlOptions {
 
 export interface ReferenceDeepcrawl extends DeepcrawlService {
   store: SqlDeepcrawlStore;
+  /** where this instance writes and reads packages */
+  packages: PackageStore;
   worker: DeepcrawlWorker | null;
   close(): Promise<void>;
 }
@@ -112,6 +114,7 @@ export async function createReferenceDeepcrawl(o: ReferenceDeepcrawlOptions): Pr
 
   return {
     store,
+    packages: o.packages,
     worker,
     links,
     async start(accountId, request) {
