@@ -4,15 +4,15 @@ import { benchMockSearch, renderBench, writeBench } from "./mock-search-bench.ts
 
 export const BENCH_HELP = `Usage: plumbline bench mock-search [--duration S] [--connections N] [--rounds N]
        plumbline bench crawl-quality --data DIR [--target URL --api-key KEY] [--json] …  (--help for its options)
-       plumbline bench screenshot [--calls N] [--concurrency N] [--browser-spares N]
+       plumbline bench screenshot [--calls N] [--concurrency N] [--browser-spares N] [--gap-ms MS]
 
   POST /search throughput and p99 of the plumbline mock, Prism mocking the same spec, and a bare Fastify route
   returning the same bytes, on loopback, in N alternating rounds (default 3; the median counts). Writes reports/bench/mock-search.json.
   Targets: mock >= 10x Prism and >= 0.6x bare Fastify. Exit codes: 0 targets hold, 1 a target missed, 2 could not run.
 
   screenshot: the reference (its own process) shooting a simple local page: p50 and p95 of N warm sequential
-  calls (default 50) and screenshots/s at concurrency N (default 4); --browser-spares is passed to the reference
-  (default: its own, 2). Writes reports/bench/screenshot.json.
+  calls, --gap-ms apart (default 50 calls, 100 ms), and screenshots/s at concurrency N (default 4);
+  --browser-spares is passed to the reference (default: its own, 2). Writes reports/bench/screenshot.json.
   Target: p50 <= 150 ms.`;
 
 export async function benchCommand(argv: string[]): Promise<number> {
@@ -31,6 +31,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
       calls: { type: "string", default: "50" },
       concurrency: { type: "string", default: "4" },
       "browser-spares": { type: "string" },
+      "gap-ms": { type: "string", default: "100" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -48,7 +49,9 @@ export async function benchCommand(argv: string[]): Promise<number> {
     if (spares !== undefined && !(Number.isInteger(spares) && spares >= 0 && spares <= 16))
       throw new Error("--browser-spares takes 0..16");
     const { benchScreenshot, renderScreenshotBench, writeScreenshotBench } = await import("./screenshot-bench.ts");
-    const shot = await benchScreenshot({ calls, concurrency, spares });
+    const gapMs = Number(values["gap-ms"]);
+    if (!(Number.isInteger(gapMs) && gapMs >= 0 && gapMs <= 10_000)) throw new Error("--gap-ms takes 0..10000");
+    const shot = await benchScreenshot({ calls, concurrency, spares, gapMs });
     console.log(renderScreenshotBench(shot));
     console.log(`wrote ${writeScreenshotBench(shot)}`);
     return shot.pass ? 0 : 1;

@@ -38,6 +38,7 @@ export interface CrawlLoadResult {
 }
 
 const KEY = "BENCHCRAWL";
+const PROBE_GAP_MS = 50;
 
 function readPages(dir: string): Buffer[] {
   const folder = existsSync(join(dir, "html")) ? join(dir, "html") : dir;
@@ -74,10 +75,12 @@ async function oneRun(site: string, pages: number, o: CrawlLoadOptions, threads:
     };
     // warm-up: every worker loaded and every page crawled once
     for (let i = 0; i < Math.min(pages, 32); i += 4) await Promise.all([0, 1, 2, 3].map(crawlOne));
-    // idle and loaded probed alike: both operations at once, 20 ms apart
+    // idle and loaded probed alike: as long (a p99 of few samples is their maximum), both operations at once, each
+    // every 50 ms (about 300 samples in 15 s; a probe that fires more often becomes part of the load it measures)
+    const idleMs = o.durationSeconds * 1_000 - 500;
     const [idleHealth, idleUsage] = await Promise.all([
-      probeP99(`${url}/health`, KEY, 4_000, 20),
-      probeP99(`${url}/usage`, KEY, 4_000, 20),
+      probeP99(`${url}/health`, KEY, idleMs, PROBE_GAP_MS),
+      probeP99(`${url}/usage`, KEY, idleMs, PROBE_GAP_MS),
     ]);
     const idle = { health: idleHealth, usage: idleUsage };
     ok = 0;
@@ -91,8 +94,8 @@ async function oneRun(site: string, pages: number, o: CrawlLoadOptions, threads:
     // the probes start once the crawls are under way and end with them
     const during = o.durationSeconds * 1_000 - 500;
     const [health, usage] = await Promise.all([
-      probeP99(`${url}/health`, KEY, during, 20),
-      probeP99(`${url}/usage`, KEY, during, 20),
+      probeP99(`${url}/health`, KEY, during, PROBE_GAP_MS),
+      probeP99(`${url}/usage`, KEY, during, PROBE_GAP_MS),
     ]);
     await Promise.all(workers);
     const seconds = (performance.now() - start) / 1_000;

@@ -1,7 +1,7 @@
 // POST /screenshot's engine in real Chromium (issue 11): fixture pages on 127.0.0.1 shot, decoded and measured with
 // sharp; every request of the page through the guard; the pool's bound, timeouts and load failures as statuses.
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadContract, type Schemas } from "../../spec/index.ts";
 import type { EngineContext, EngineResult, ScreenshotImage } from "../platform/engines.ts";
 import { forbiddenReason } from "./address-policy.ts";
@@ -196,8 +196,9 @@ describe("screenshot: failures, as the operation's statuses", () => {
     });
   });
 
-  it("closes every context, whatever happened", () => {
-    expect(pool.stats()).toMatchObject({ open: 0, waiting: 0 });
+  it("closes every context, whatever happened", async () => {
+    // a context closes just after its caller has the answer
+    await vi.waitFor(() => expect(pool.stats()).toMatchObject({ open: 0, waiting: 0 }), { timeout: 5_000 });
   });
 });
 
@@ -213,6 +214,8 @@ describe("screenshot: the browser pool", () => {
         code: "PLB_SERVICE_UNAVAILABLE",
       });
       expect(await slow).toMatchObject({ ok: true });
+      // its context closes just after the answer; then the slot is free again
+      await vi.waitFor(() => expect(small.stats().open).toBe(0), { timeout: 5_000 });
       expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({ ok: true });
     } finally {
       await small.close();

@@ -44,6 +44,13 @@ describe("the threaded SQLite page index", () => {
       "https://legacy.test/1",
     ]);
     expect(await index.search({ query: "anemones", limit: 5, offset: 0 })).toEqual([]);
+    // crawled again unchanged: still found once, dated by the new fetch, its new metadata kept
+    await index.add({ ...page(1, "tide pools hold starfish"), fetchedAt: "2026-11-27T06:00:00Z", images: [] });
+    const again = await index.search({ query: "starfish", limit: 5, offset: 0, since: "2026-11-27T00:00:00Z" });
+    expect(again.map((h) => [h.url, h.fetchedAt, h.images])).toEqual([
+      ["https://legacy.test/1", "2026-11-27T06:00:00.000Z", []],
+    ]);
+    expect(await index.count()).toBe(1);
     await index.close?.();
     await expect(index.count()).rejects.toThrow(/page index thread/);
     await opened.close();

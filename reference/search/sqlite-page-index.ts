@@ -112,6 +112,20 @@ export function createSqlitePageIndex(db: Db): PageIndex & { ready: Promise<void
         images: JSON.stringify(page.images ?? []),
       };
       await db.transaction().execute(async (tx) => {
+        // a page crawled again with the same title and text keeps its index entries: only its dates and metadata
+        // change, so re-crawling a site (monitoring, a repeated deepcrawl) costs no tokenizing (issue 12)
+        const same = await tx
+          .selectFrom("search_pages")
+          .select("id")
+          .where("url", "=", row.url)
+          .where("title", "=", row.title)
+          .where("markdown", "=", row.markdown)
+          .executeTakeFirst();
+        if (same) {
+          const { url: _url, title: _title, markdown: _markdown, ...changed } = row;
+          await tx.updateTable("search_pages").set(changed).where("id", "=", same.id).execute();
+          return;
+        }
         const saved = await tx
           .insertInto("search_pages")
           .values(row)

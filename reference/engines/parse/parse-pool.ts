@@ -85,7 +85,7 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     minThreads: threads,
     maxThreads: threads,
     maxQueue: o.maxQueue ?? threads * 8,
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
     workerData: { nice: Math.min(19, Math.max(0, o.nice ?? DEFAULT_PARSE_POOL.nice)) },
   });
   let closed = false;
