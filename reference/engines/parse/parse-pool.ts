@@ -41,11 +41,11 @@ export interface ParsePoolOptions {
   /** each worker's V8 old-generation heap, MiB (default 256, at least 48) */
   heapMb?: number;
   limits?: Partial<HtmlLimits>;
-  /** the workers' nice value, 0..19 (default 10): under load the event loop's thread runs first */
+  /** the nice value of the workers and every other helper thread, 0..19 (default 19): the event loop runs first */
   nice?: number;
 }
 
-export const DEFAULT_PARSE_POOL = { taskTimeoutMs: 10_000, queueTimeoutMs: 30_000, heapMb: 256, nice: 10 };
+export const DEFAULT_PARSE_POOL = { taskTimeoutMs: 10_000, queueTimeoutMs: 30_000, heapMb: 256, nice: 19 };
 
 const failed = (message: string) => ({ ok: false, code: "PLB_UPSTREAM_FAILED", message }) as const;
 
