@@ -1,4 +1,5 @@
 // `plumbline reference`: the reference implementation, and `plumbline reference keys …` to administer accounts.
+import { randomFill } from "node:crypto";
 import { parseArgs } from "node:util";
 import { DEEPCRAWL_FLAGS, deepcrawlOptions } from "./deepcrawl/deepcrawl-flags.ts";
 import { INDEX_HELP, indexCommand } from "./search/index-command.ts";
@@ -353,6 +354,13 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     ...deepcrawlOptions(values),
     searchUpstreams,
   });
+  // the process is the reference's own: every thread but the event loop's runs below it (parse workers, V8's
+  // garbage collectors, libuv's pool; issue 12). startReference() in another program leaves that program's threads be.
+  const { lowerHelperThreads } = await import("./engines/parse/thread-priority.ts");
+  const { DEFAULT_PARSE_POOL } = await import("./engines/parse/parse-pool.ts");
+  // libuv starts its pool's threads on first use: start them now, so they are lowered too
+  await new Promise((done) => randomFill(new Uint8Array(1), done));
+  lowerHelperThreads(DEFAULT_PARSE_POOL.nice);
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
   if (ref.deepcrawl) console.log(`  deepcrawl packages in ${ref.deepcrawl.packages.location}`);
   if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);

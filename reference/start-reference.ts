@@ -26,8 +26,7 @@ import {
   createScreenshotEngine,
   createSitemapEngine,
 } from "./engines/index.ts";
-import { createParsePool, DEFAULT_PARSE_POOL, type ParsePoolOptions } from "./engines/parse/parse-pool.ts";
-import { lowerHelperThreads } from "./engines/parse/thread-priority.ts";
+import { createParsePool, type ParsePoolOptions } from "./engines/parse/parse-pool.ts";
 import { createTrendingEngine } from "./engines/trending-engine.ts";
 import { createPlatform } from "./platform/create-platform.ts";
 import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
@@ -274,8 +273,6 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     await opened.close();
     throw err;
   }
-  // every thread but the event loop's runs below it: parse workers, V8's garbage collectors, libuv's pool (issue 12)
-  lowerHelperThreads(o.parsing?.nice ?? DEFAULT_PARSE_POOL.nice);
   const port = (app.server.address() as { port: number }).port;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   // the issuer is known once the port is: the protected-resource metadata names it (D-authorization-server)

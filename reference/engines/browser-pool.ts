@@ -77,8 +77,8 @@ export interface BrowserPool {
     options: PageOptions,
     run: (page: Page, context: BrowserContext) => Promise<EngineResult<T>>,
   ): Promise<EngineResult<T>>;
-  /** contexts open, callers waiting, browsers launched so far */
-  stats(): { open: number; waiting: number; launches: number };
+  /** contexts in use, contexts closing, callers waiting, browsers launched so far */
+  stats(): { open: number; closing: number; waiting: number; launches: number };
   close(): Promise<void>;
 }
 
@@ -91,6 +91,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   const maxQueue = options.queue ?? 8;
   const queueWaitMs = options.queueWaitMs ?? 10_000;
   let open = 0;
+  let closing = 0;
   let launches = 0;
   let closed = false;
   const waiting: Array<(granted: boolean) => void> = [];
@@ -239,11 +240,17 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
       try {
         return await run(got.value.page, context);
       } finally {
-        // the caller has its answer without waiting for the close (10-40 ms); the slot frees once it is closed
-        void dispose(context, owner).finally(done);
+        // the caller has its answer, and the slot is free, without waiting for the close (10-40 ms); contexts
+        // closing are counted apart (at most one per finished call; a close that hangs takes its browser down)
+        release();
+        closing++;
+        void dispose(context, owner).finally(() => {
+          closing--;
+          refill();
+        });
       }
     },
-    stats: () => ({ open, waiting: waiting.length, launches }),
+    stats: () => ({ open, closing, waiting: waiting.length, launches }),
     async close() {
       closed = true;
       for (const w of waiting.splice(0)) w(false);

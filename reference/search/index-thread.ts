@@ -52,6 +52,8 @@ export async function createThreadedSqlitePageIndex(dbFile: string): Promise<Pag
     async close() {
       if (dead) return;
       const exited = new Promise<void>((r) => worker.once("exit", () => r()));
+      // held while it closes: an unreferenced thread would let the process end before the database is closed
+      worker.ref();
       worker.postMessage("close");
       await exited;
     },

@@ -1,8 +1,9 @@
 // `plumbline reference` as an operator runs it: structured JSON logs (pino) with request ids and never a
 // credential, and a graceful shutdown on SIGTERM that lets an in-flight call finish (issue 5 "Platform").
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
 import { type ReferenceProcess, startReferenceProcess } from "../../test-support/reference-process.ts";
 
 const KEY = "plb_secret_key_for_the_log_test";
@@ -17,6 +18,21 @@ it("logs JSON lines with request ids and no credential, and exits 0 on SIGTERM",
   });
   const auth = { authorization: `Bearer ${KEY}` };
   expect((await fetch(`${ref.url}/usage`, { headers: auth })).status).toBe(200);
+  if (process.platform === "linux") {
+    // issue 12: every thread but the event loop's runs below it (parse workers, V8's collectors, libuv's pool)
+    const pid = ref.child.pid as number;
+    const nice = (tid: string) =>
+      Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ")[16]);
+    // (a parse worker lowers itself once its module has loaded, which a cold start may still be doing)
+    await vi.waitFor(
+      () => {
+        const tids = readdirSync(`/proc/${pid}/task`);
+        expect(tids.length).toBeGreaterThan(4);
+        for (const tid of tids) expect(nice(tid), `thread ${tid}`).toBe(Number(tid) === pid ? 0 : 19);
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+  }
   expect((await fetch(`${ref.url}/usage`, { headers: { authorization: `Bearer ${KEY}x` } })).status).toBe(401);
   // an upstream failure is logged too; the key must not ride along with it
   const failed = await fetch(`${ref.url}/crawl`, {

@@ -41,7 +41,7 @@ export interface ParsePoolOptions {
   /** each worker's V8 old-generation heap, MiB (default 256, at least 48) */
   heapMb?: number;
   limits?: Partial<HtmlLimits>;
-  /** the nice value of the workers and every other helper thread, 0..19 (default 19): the event loop runs first */
+  /** the workers' nice value, 0..19 (default 19): the event loop runs first (the CLI lowers its other threads too) */
   nice?: number;
 }
 
