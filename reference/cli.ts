@@ -13,6 +13,7 @@ export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--no-auth-server]
        plumbline reference auth-server [--host 127.0.0.1] [--port 8081] [--data-dir DIR | --database-url URL]
                            [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--log]
+                           [--resource-origin URL ...]
                            [--package-dir DIR] [--deepcrawl-max-pages N] [--deepcrawl-max-mb N]
                            [--package-store s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region REGION]
                             [--s3-force-path-style]]
@@ -50,6 +51,8 @@ ${INDEX_HELP}
   --no-auth-server        mount no authorization server: authorization_servers is empty, no OAuth tokens
   auth-server             the authorization server and account pages alone (/oauth/…, /account, RFC 8414
                           metadata); the API recognises its tokens when both use the same database
+  --resource-origin URL   (auth-server) the API's origin, and its MCP endpoint's when apart (repeatable): tokens
+                          are issued for RFC 8707 resources there, beside the server's own origin
   --github-trending-url URL
                           where /trending reads GitHub's trending page (default https://github.com)
   --hackernews-trending-url URL
@@ -211,6 +214,7 @@ async function authServerCommand(argv: string[]): Promise<number> {
     options: {
       ...common,
       ...authOptions,
+      "resource-origin": { type: "string", multiple: true },
       host: { type: "string", default: "127.0.0.1" },
       port: { type: "string", default: "8081" },
       log: { type: "boolean", default: false },
@@ -224,8 +228,12 @@ async function authServerCommand(argv: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port takes 0..65535, not "${values.port}"`);
   const auth = parseAuthFlags(values);
+  const resourceOrigins = values["resource-origin"] ?? [];
+  for (const o of resourceOrigins)
+    if (!/^https?:\/\/[^\s/]+\/?$/.test(o)) throw new Error(`--resource-origin takes an http(s) origin, not "${o}"`);
   const { startAuthServer } = await import("./auth/start-auth-server.ts");
   const server = await startAuthServer({
+    resourceOrigins,
     host: values.host,
     port,
     dataDir: values["data-dir"],

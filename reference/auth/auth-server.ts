@@ -28,6 +28,8 @@ export interface AuthServerOptions {
   /** Secure on cookies: auto (when the browser is on https), always, never */
   cookieSecure?: CookieSecureMode;
   accessTokenTtlSeconds?: number;
+  /** origins of the API and its MCP endpoint (RFC 8707 resources it accepts), beside the issuer's */
+  resourceOrigins?: string[];
 }
 
 export interface AuthServer {
@@ -85,6 +87,7 @@ export async function prepareAuthServer(o: AuthServerOptions): Promise<AuthServe
         secrets,
         proxy: o.issuer !== undefined,
         accessTokenTtlSeconds: o.accessTokenTtlSeconds,
+        resourceOrigins: o.resourceOrigins,
       });
       handler = provider.callback();
       return issuer;

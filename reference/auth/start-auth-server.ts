@@ -18,6 +18,8 @@ export interface AuthServerProcessOptions {
   issuer?: string;
   startingCredits?: number;
   cookieSecure?: CookieSecureMode;
+  /** origins of the API and its MCP endpoint it issues tokens for (RFC 8707 `resource`), beside its own */
+  resourceOrigins?: string[];
   logger?: boolean;
 }
 
@@ -39,6 +41,7 @@ export async function startAuthServer(o: AuthServerProcessOptions = {}): Promise
     issuer: o.issuer,
     startingCredits: o.startingCredits,
     cookieSecure: o.cookieSecure,
+    resourceOrigins: o.resourceOrigins,
   });
   const app = Fastify({ logger: o.logger ? { redact: ["req.headers.authorization"] } : false });
   await auth.mount(app);

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../load/peers/peer-processes.ts";
 import { signUpOverHttp } from "../../test-support/account-signup.ts";
 import { type CliProcess, startCliProcess } from "../../test-support/cli-process.ts";
 import { consentOverHttp } from "../../test-support/http-consent.ts";
@@ -15,12 +16,24 @@ let api: CliProcess;
 const dir = mkdtempSync(join(tmpdir(), "plumbline-split-"));
 
 beforeAll(async () => {
+  // the API's port is chosen first: the authorization server issues tokens for resources at its origin
+  const apiPort = await freePort();
   auth = await startCliProcess(
-    ["reference", "auth-server", "--port", "0", "--data-dir", dir, "--starting-credits", "5"],
+    [
+      "reference",
+      "auth-server",
+      "--port",
+      "0",
+      "--data-dir",
+      dir,
+      "--starting-credits",
+      "5",
+      "--resource-origin",
+    ].concat(`http://127.0.0.1:${apiPort}`),
     "auth-server",
   );
   api = await startCliProcess(
-    ["reference", "--port", "0", "--data-dir", dir, "--authorization-server", auth.url],
+    ["reference", "--port", String(apiPort), "--data-dir", dir, "--authorization-server", auth.url],
     "reference",
   );
 }, 120_000);
@@ -59,6 +72,8 @@ describe("the authorization server apart from the API", () => {
           state: "s",
           code_challenge: challenge,
           code_challenge_method: "S256",
+          // RFC 8707, as the MCP SDK's client sends it: the API's MCP endpoint, on another origin than the issuer's
+          resource: `${api.url}/mcp`,
         })}`,
         redirectUri,
         user: "split-user",
@@ -71,7 +86,9 @@ describe("the authorization server apart from the API", () => {
       redirect_uri: redirectUri,
       client_id: client.client_id,
       code_verifier: verifier,
+      resource: `${api.url}/mcp`,
     });
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
     const access = tokens.body.access_token as string;
     const usage = await fetch(`${api.url}/usage`, { headers: { authorization: `Bearer ${access}` } });
     expect(await usage.json()).toMatchObject({ usage: 5, credential_type: "oauth", client_id: client.client_id });
@@ -82,5 +99,20 @@ describe("the authorization server apart from the API", () => {
     });
     expect(revoked.status).toBe(200);
     expect((await fetch(`${api.url}/usage`, { headers: { authorization: `Bearer ${access}` } })).status).toBe(401);
+    // a resource on an origin it was not given is refused
+    const elsewhere = await fetch(
+      `${meta.authorization_endpoint}?${new URLSearchParams({
+        response_type: "code",
+        client_id: client.client_id,
+        redirect_uri: redirectUri,
+        scope: "openid",
+        state: "s",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        resource: "http://elsewhere.test/mcp",
+      })}`,
+      { redirect: "manual" },
+    );
+    expect(new URL(elsewhere.headers.get("location") ?? "", auth.url).searchParams.get("error")).toBe("invalid_target");
   }, 60_000);
 });
