@@ -134,7 +134,7 @@ export async function buildMock(options: MockOptions = {}) {
       return variabilityOf(req) === "max" && index % 3 === 2 ? codeForStatus(502) : null;
     },
     extend: async (app) => {
-      installSteering(app, contract, state, seed);
+      installSteering(app, contract, state, seed, payments);
       adminRoutes(app, state.admin);
       paymentAdminRoutes(app, state.payments);
       await oauthRoutes(app, state.oauth);

@@ -2,6 +2,7 @@
 // statuses. Registered before the platform's auth hook, so a forced status needs no credential, as in Prism.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { connectionOf } from "../reference/platform/in-process-call.ts";
+import type { PaymentGate } from "../reference/platform/payment-gate.ts";
 import { sendError } from "../reference/platform/request-state.ts";
 import { type Contract, serializeError } from "../spec/index.ts";
 import { createRng } from "./engines/rng.ts";
@@ -29,7 +30,13 @@ export function preferencesOf(req: FastifyRequest): Preferences {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function installSteering(app: FastifyInstance, contract: Contract, state: MockState, seed: number) {
+export function installSteering(
+  app: FastifyInstance,
+  contract: Contract,
+  state: MockState,
+  seed: number,
+  payments?: PaymentGate,
+) {
   let counter = 0;
   app.decorateRequest("preferences", null);
   app.addHook("onRequest", (req, reply, done) => {
@@ -68,6 +75,20 @@ export function installSteering(app: FastifyInstance, contract: Contract, state:
     const status = prefs.code ?? fired.find((r) => r.status)?.status;
     if (status === undefined) return;
     if (status < 300 && op.statuses.includes(status)) return; // the normal answer
+    if (status === 402 && payments && op.statuses.includes(402)) {
+      // a forced 402 is the payable challenge a real one is (D-payment-challenge), priced for one call of the
+      // operation: the body is not read yet when a request is steered
+      const message = `Forced by the mock for ${op.operationId}: payment is required`;
+      const { error, headers } = await payments.challenge(
+        req,
+        op,
+        op.pricing?.price ?? "0",
+        "PLB_PAYMENT_REQUIRED",
+        message,
+      );
+      sendError(reply, error, headers);
+      return;
+    }
     const steered = steeredError(contract, op, status, req, state.clock.now());
     if (steered) {
       sendError(reply, steered.error, steered.headers);

@@ -16,7 +16,13 @@ describe("Prefer", () => {
     const limited = await h.post("/search", { query: "q" }, undefined, { prefer: "code=429" });
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
     const pay = await h.post("/search", { query: "q" }, undefined, { prefer: "code=402" });
-    expect(pay.headers.get("www-authenticate")).toMatch(/^Payment /);
+    // the payable challenge a real 402 carries (D-payment-challenge): the test method, the operation's price
+    const challenge = pay.headers.get("www-authenticate") ?? "";
+    expect(challenge).toMatch(/^Payment id="[^"]+", realm="[^"]+", method="test", intent="charge", request="[^"]+"/);
+    expect(challenge).toContain('Bearer resource_metadata="');
+    const request = JSON.parse(Buffer.from(/request="([^"]+)"/.exec(challenge)?.[1] ?? "", "base64url").toString());
+    expect(request).toMatchObject({ amount: h.contract.operation("search").pricing?.price });
+    expect(pay.body).toMatchObject({ status: 402, code: "PLB_PAYMENT_REQUIRED", challengeId: expect.any(String) });
     const gone = await h.get("/deepcrawl/status/dc_x", undefined, { prefer: "code=404" });
     expect(gone.body).toMatchObject({ status: "not_found", taskId: "dc_x" });
   });
