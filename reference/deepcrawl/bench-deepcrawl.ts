@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startReference } from "../start-reference.ts";
 import { pollUntil, startDeepcrawl } from "./deepcrawl-client.ts";
+import { mb, watchRss } from "./rss-peak.ts";
 import { startTestSite } from "./test-site.ts";
 
 const pages = Number(process.argv[2] ?? 2000);
@@ -20,23 +21,18 @@ const ref = await startReference({
   allowPrivateNetwork: true,
   deepcrawlSettings: { hostDelayMs: 0, concurrency, pollMs: 50, limits: { maxPages: pages + 10 } },
 });
-const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-global.gc?.();
-const before = process.memoryUsage().rss;
-let peak = before;
-const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss);
-}, 100);
+const rss = watchRss(100);
+const before = rss.before;
 const t0 = Date.now();
 const res = await startDeepcrawl(ref.url, "bench", { url: `${site.url}/` });
 const { taskId } = (await res.json()) as { taskId: string };
 const { last } = await pollUntil(ref.url, taskId, 30 * 60_000);
 const seconds = (Date.now() - t0) / 1000;
-clearInterval(sampler);
+rss.stop();
 const row = await ref.deepcrawl?.store.getTask(taskId);
 console.log(
   `${last.status}: ${last.message}; ${pages} pages in ${seconds.toFixed(1)} s (${(pages / seconds).toFixed(1)} pages/s, ` +
-    `concurrency ${concurrency}); package ${mb(row?.package_bytes ?? 0)} MB; RSS ${mb(before)} MB before, peak ${mb(peak)} MB`,
+    `concurrency ${concurrency}); package ${mb(row?.package_bytes ?? 0)} MB; RSS ${mb(before)} MB before, peak ${mb(rss.peak())} MB`,
 );
 await ref.close();
 await site.close();

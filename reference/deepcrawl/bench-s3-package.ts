@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { mb, watchRss } from "./rss-peak.ts";
 import { createS3PackageStore } from "./s3-package-store.ts";
 
 const mib = Number(process.argv[2] ?? 256);
@@ -31,29 +32,24 @@ const block = randomBytes(1024 * 1024);
 async function* bytes() {
   for (let i = 0; i < mib; i++) yield Buffer.from(block.subarray(0, 1024 * 1024 - (i % 7)));
 }
-const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-global.gc?.();
-const before = process.memoryUsage().rss;
-let peak = before;
-const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss);
-}, 20);
+const rss = watchRss(20);
+const before = rss.before;
 let t0 = Date.now();
 const upload = await store.create("bench/package.zip");
 await pipeline(Readable.from(bytes()), upload.stream);
 const size = await upload.commit();
 const upSeconds = (Date.now() - t0) / 1000;
-const uploadPeak = peak;
+const uploadPeak = rss.peak();
 t0 = Date.now();
 const opened = await store.open("bench/package.zip");
 let read = 0;
 for await (const chunk of opened?.body ?? []) read += (chunk as Buffer).length;
 const downSeconds = (Date.now() - t0) / 1000;
-clearInterval(sampler);
+rss.stop();
 console.log(
   `${mb(size)} MiB up in ${upSeconds.toFixed(2)} s (${(size / 1048576 / upSeconds).toFixed(0)} MiB/s), ` +
     `read back ${mb(read)} MiB in ${downSeconds.toFixed(2)} s; RSS before ${mb(before)} MiB, ` +
-    `peak during the upload ${mb(uploadPeak)} MiB, peak overall ${mb(peak)} MiB`,
+    `peak during the upload ${mb(uploadPeak)} MiB, peak overall ${mb(rss.peak())} MiB`,
 );
 store.close();
 standIn.kill();

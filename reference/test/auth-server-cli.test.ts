@@ -62,19 +62,21 @@ describe("the authorization server apart from the API", () => {
     const client = await register(auth.url, ["http://127.0.0.1/cb"], "openid");
     const { verifier, challenge } = pkce();
     const redirectUri = "http://127.0.0.1:50200/cb";
+    // RFC 8707, as the MCP SDK's client sends it: the API's MCP endpoint, on another origin than the issuer's
+    const authorizeUrl = (resource: string) =>
+      `${meta.authorization_endpoint}?${new URLSearchParams({
+        response_type: "code",
+        client_id: client.client_id,
+        redirect_uri: redirectUri,
+        scope: "openid",
+        state: "s",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        resource,
+      })}`;
     const back = new URL(
       await consentOverHttp({
-        authorizeUrl: `${meta.authorization_endpoint}?${new URLSearchParams({
-          response_type: "code",
-          client_id: client.client_id,
-          redirect_uri: redirectUri,
-          scope: "openid",
-          state: "s",
-          code_challenge: challenge,
-          code_challenge_method: "S256",
-          // RFC 8707, as the MCP SDK's client sends it: the API's MCP endpoint, on another origin than the issuer's
-          resource: `${api.url}/mcp`,
-        })}`,
+        authorizeUrl: authorizeUrl(`${api.url}/mcp`),
         redirectUri,
         user: "split-user",
         password: "a password for the split",
@@ -100,19 +102,7 @@ describe("the authorization server apart from the API", () => {
     expect(revoked.status).toBe(200);
     expect((await fetch(`${api.url}/usage`, { headers: { authorization: `Bearer ${access}` } })).status).toBe(401);
     // a resource on an origin it was not given is refused
-    const elsewhere = await fetch(
-      `${meta.authorization_endpoint}?${new URLSearchParams({
-        response_type: "code",
-        client_id: client.client_id,
-        redirect_uri: redirectUri,
-        scope: "openid",
-        state: "s",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        resource: "http://elsewhere.test/mcp",
-      })}`,
-      { redirect: "manual" },
-    );
+    const elsewhere = await fetch(authorizeUrl("http://elsewhere.test/mcp"), { redirect: "manual" });
     expect(new URL(elsewhere.headers.get("location") ?? "", auth.url).searchParams.get("error")).toBe("invalid_target");
   }, 60_000);
 });
