@@ -7,6 +7,7 @@ import type { HttpClient } from "../http/http-client.ts";
 import { type CheckFailure, fail } from "./check-failure.ts";
 import { echoFailures, echoMember } from "./echo-check.ts";
 import { judgeInvalidAnswer } from "./invalid-answer.ts";
+import { refusedBySizeCap } from "./size-cap.ts";
 import { conformanceFailures, transportFailures } from "./transport-checks.ts";
 import { judgeValidAnswer } from "./valid-answer.ts";
 
@@ -85,7 +86,9 @@ export async function runCase(env: CaseEnv, c: FuzzCase): Promise<CaseResult> {
   let cost = 0;
   let throttled = answer.status === 429;
   let expected: number | null = null;
-  if (c.violation) failures.push(...judgeInvalidAnswer(c, answer));
+  if (refusedBySizeCap(c.request, answer)) {
+    // refused before validation by the server's size cap: nothing to judge but that nothing was charged
+  } else if (c.violation) failures.push(...judgeInvalidAnswer(c, answer));
   else {
     const verdict = judgeValidAnswer(env.contract, c, answer, before, env.fetches);
     failures.push(...verdict.failures);
