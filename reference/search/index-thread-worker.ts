@@ -2,17 +2,14 @@
 // index of sqlite-page-index.ts, one request at a time from the reference's event loop.
 
 import { parentPort, workerData } from "node:worker_threads";
-import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
+import { openSqlite } from "../store/open-database.ts";
 import { moveLegacyIndex } from "./index-thread-legacy.ts";
 import type { IndexedPage, IndexQuery } from "./page-index.ts";
 import { createSqlitePageIndex } from "./sqlite-page-index.ts";
 
 const { file, legacyFile } = workerData as { file: string; legacyFile?: string };
-const sqlite = new SQLite(file);
-sqlite.pragma("journal_mode = WAL");
-sqlite.pragma("busy_timeout = 5000");
-sqlite.pragma("synchronous = NORMAL");
+const sqlite = openSqlite(file);
 // biome-ignore lint/suspicious/noExplicitAny: the index owns its tables
 const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
 const index = createSqlitePageIndex(db);

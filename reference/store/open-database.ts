@@ -27,6 +27,17 @@ export interface DatabaseOptions {
   sqliteSynchronous?: "normal" | "full";
 }
 
+/** A SQLite connection as every store of the reference opens one (the page index's thread too). */
+export function openSqlite(file: string, synchronous: DatabaseOptions["sqliteSynchronous"] = "normal") {
+  const sqlite = new SQLite(file);
+  // WAL: readers never wait for the writer; busy_timeout: concurrent processes wait instead of failing
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
+  return sqlite;
+}
+
 export async function openDatabase(o: DatabaseOptions): Promise<OpenedDatabase> {
   let db: Kysely<Database>;
   let dialect: Dialect;
@@ -45,12 +56,7 @@ export async function openDatabase(o: DatabaseOptions): Promise<OpenedDatabase> 
     const dir = o.dataDir ?? "data";
     mkdirSync(dir, { recursive: true });
     location = join(dir, "plumbline.db");
-    const sqlite = new SQLite(location);
-    // WAL: readers never wait for the writer; busy_timeout: concurrent processes wait instead of failing
-    sqlite.pragma("journal_mode = WAL");
-    sqlite.pragma("busy_timeout = 5000");
-    sqlite.pragma("foreign_keys = ON");
-    sqlite.pragma(`synchronous = ${o.sqliteSynchronous === "full" ? "FULL" : "NORMAL"}`);
+    const sqlite = openSqlite(location, o.sqliteSynchronous);
     dialect = "sqlite";
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   }

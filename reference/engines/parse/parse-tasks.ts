@@ -63,18 +63,18 @@ export function runParseTask(task: ParseTask): ParseOutcome<unknown> {
       return { ok: true, value: parseSitemap(task.body) };
     case "page":
       return readPage(task, task.limits);
-    case "page-links": {
-      const bytes = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
-      const g = guardHtml(decodeText(bytes, task.contentType, "html"), task.limits, "truncate");
-      if (!g.ok) return { ok: false, refused: g.reason };
-      return { ok: true, value: pageLinks(g.html, task.url) };
-    }
+    case "page-links":
+      return runParseTask({ kind: "links", html: decoded(task, "html"), url: task.url, limits: task.limits });
   }
 }
 
+/** The body's text under its declared charset (a structured clone hands the bytes over as a Uint8Array). */
+function decoded(p: PageBody, kind: PageBody["bodyKind"]): string {
+  return decodeText(Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength), p.contentType, kind);
+}
+
 function readPage(p: PageBody, limits: HtmlLimits): ParseOutcome<ReadPage> {
-  const bytes = Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength);
-  const text = decodeText(bytes, p.contentType, p.bodyKind);
+  const text = decoded(p, p.bodyKind);
   if (unreadableText(text)) return { ok: true, value: { kind: "unreadable" } };
   if (p.bodyKind === "text") return { ok: true, value: { kind: "text", ...textPage(text, p.mediaType, p.url) } };
   const g = guardHtml(text, limits, "refuse");
