@@ -2,7 +2,7 @@
 // choice): when the page marks one node as its article body, Readability looks inside that node only, so a feed of
 // other stories, a comment thread or a sidebar cannot outscore it. A hint is trusted only when it is unambiguous
 // and holds most of the text the page says its article has.
-import { textOf, wordCount } from "./article-text.ts";
+import { textOf, wordCountOf } from "./article-text.ts";
 
 const MIN_WORDS = 80;
 
@@ -52,7 +52,7 @@ export function structuredArticleNode(document: Document): Element | null {
   const marked = [...body.querySelectorAll('[itemprop~="articleBody" i]')];
   const articles = [...body.querySelectorAll("article")].filter((a) => !a.parentElement?.closest("article"));
   const candidate = marked.length === 1 ? marked[0] : marked.length === 0 && articles.length === 1 ? articles[0] : null;
-  if (!candidate || wordCount(textOf(candidate)) < MIN_WORDS) return null;
+  if (!candidate || wordCountOf(candidate) < MIN_WORDS) return null;
   const ld = jsonLdBody(document);
   if (ld && covers(candidate, tokenSet(ld)) < 0.8) return null;
   return candidate;

@@ -3,7 +3,20 @@
 // benchmark can measure what it gains (README, "Crawl quality"); every rule is general (class names and words
 // sites use for these parts), none names a site. A removal never takes half the article: a block that large is
 // more likely the text itself.
-import { isHeading, isLeafBlock, linkDensity, nameOf, textOf, wordCount } from "./article-text.ts";
+import {
+  closestTag,
+  elementsByTags,
+  findElement,
+  isHeading,
+  isLeafBlock,
+  linkDensity,
+  nameOf,
+  tagSet,
+  textLengthOf,
+  textOf,
+  wordCount,
+  wordCountOf,
+} from "./article-text.ts";
 
 export interface ArticleRule {
   name: string;
@@ -16,34 +29,56 @@ const rootWords = new WeakMap<Element, number>();
 /** Removes `el` unless it holds half or more of the root's words (then the guess is more likely wrong). */
 function removeGuarded(el: Element, root: Element): void {
   if (el === root || !el.isConnected) return;
-  const total = rootWords.get(root) ?? wordCount(textOf(root));
-  if (total > 0 && wordCount(textOf(el)) >= total / 2) return;
+  const total = rootWords.get(root) ?? wordCountOf(root);
+  if (total > 0 && wordCountOf(el) >= total / 2) return;
   el.remove();
 }
 
+// The walks below stand for querySelectorAll and closest with lists of tag names (article-text.ts): linkedom compiles
+// a selector at every call, and these run for every candidate block of every page (issue 12).
+
+/** Elements with a class or an id ("[class], [id]"). */
+function named(root: Element): Element[] {
+  const out: Element[] = [];
+  findElement(root, (el) => {
+    if (el.hasAttribute("class") || el.hasAttribute("id")) out.push(el);
+  });
+  return out;
+}
+
 function byName(root: Element, pattern: RegExp, maxWords = Number.POSITIVE_INFINITY): void {
-  for (const el of [...root.querySelectorAll("[class], [id]")]) {
+  for (const el of named(root)) {
     if (!el.isConnected || !pattern.test(nameOf(el))) continue;
-    if (wordCount(textOf(el)) <= maxWords) removeGuarded(el, root);
+    if (wordCountOf(el) <= maxWords) removeGuarded(el, root);
   }
 }
 
+const LEAF_TAGS = tagSet("p, div, span, h1, h2, h3, h4, h5, h6, li, time, address, small");
 function leafBlocks(root: Element): Element[] {
-  return [...root.querySelectorAll("p, div, span, h1, h2, h3, h4, h5, h6, li, time, address, small")].filter(
-    (el) => el.isConnected && isLeafBlock(el),
-  );
+  return elementsByTags(root, LEAF_TAGS).filter((el) => el.isConnected && isLeafBlock(el));
 }
 
-const INLINE = new Set(["SPAN", "TIME", "SMALL", "EM", "STRONG"]);
+const TEXT_TAGS = tagSet("p, div, span, h1, h2, h3, h4, h5, h6, li, time, small, em, strong");
+const TABLE = tagSet("table");
+const LISTS = tagSet("ul, ol");
+const TABLE_OR_LIST = tagSet("table, ul, ol");
+
+const INLINE = tagSet("span, time, small, em, strong");
 
 /** Short paragraph-like blocks, outside tables and lists, whose text matches. */
 function byText(root: Element, pattern: RegExp, maxWords: number, inLists = false): void {
-  for (const el of [...root.querySelectorAll("p, div, span, h1, h2, h3, h4, h5, h6, li, time, small, em, strong")]) {
-    if (!el.isConnected || el.closest("table") || (!inLists && el.closest("ul, ol") && el.tagName !== "LI")) continue;
+  for (const el of elementsByTags(root, TEXT_TAGS)) {
+    if (!el.isConnected || closestTag(el, TABLE)) continue;
+    if (!inLists && el.localName !== "li" && closestTag(el, LISTS)) continue;
+    // counted before the text is built: most candidates are long
+    if (wordCountOf(el) > maxWords) continue;
     const text = textOf(el);
+    if (!text) continue;
     // an inline element counts only when it is the whole of its block: "Reuters/Ipsos" inside a sentence stays
-    if (INLINE.has(el.tagName) && el.parentElement && textOf(el.parentElement) !== text) continue;
-    if (text && wordCount(text) <= maxWords && pattern.test(text)) removeGuarded(el, root);
+    const parent = el.parentElement;
+    if (INLINE.has(el.localName) && parent && (textLengthOf(parent) !== text.length || textOf(parent) !== text))
+      continue;
+    if (pattern.test(text)) removeGuarded(el, root);
   }
 }
 
@@ -65,23 +100,27 @@ const CAPTION_END = new RegExp(
   `\\((?:[^()]*\\b(?:${AGENCIES}|photo|image|file)\\b[^()]*)\\)\\W*$|\\b(?:photo|image|credit):[^.]*$`,
   "i",
 );
-const FIGURE_BOX = new Set(["DIV", "SPAN", "SECTION", "FIGURE", "A", "PICTURE"]);
+const FIGURE_BOX = tagSet("div, span, section, figure, a, picture");
+const BOX_TEXT = tagSet("p, h1, h2, h3, h4, h5, h6, li, table, pre");
+const FIGCAPTION = tagSet("figcaption");
+const PICTURES = tagSet("img, picture, video");
+const MEDIA = tagSet("figure, figcaption, picture, img, video, audio, svg");
 /** A box with a paragraph, heading, list, table or code of its own (not a caption's) is text, not a figure. */
 const holdsText = (box: Element) =>
-  [...box.querySelectorAll("p, h1, h2, h3, h4, h5, h6, li, table, pre")].some((b) => !b.closest("figcaption"));
+  findElement(box, (b) => (BOX_TEXT.has(b.localName) && !closestTag(b, FIGCAPTION) ? true : undefined)) === true;
 const figures: ArticleRule = {
   name: "figures",
   apply(root) {
     // a picture's own box (layout elements around it with a short caption or credit) goes with it
-    for (const img of [...root.querySelectorAll("img, picture, video")]) {
+    for (const img of elementsByTags(root, PICTURES)) {
       let box: Element = img;
-      for (let up = img.parentElement; up && up !== root && FIGURE_BOX.has(up.tagName); up = up.parentElement) {
-        if (wordCount(textOf(up)) > 40 || holdsText(up)) break;
+      for (let up = img.parentElement; up && up !== root && FIGURE_BOX.has(up.localName); up = up.parentElement) {
+        if (wordCountOf(up) > 40 || holdsText(up)) break;
         box = up;
       }
       if (box !== img) removeGuarded(box, root);
     }
-    for (const el of [...root.querySelectorAll("figure, figcaption, picture, img, video, audio, svg")]) el.remove();
+    for (const el of elementsByTags(root, MEDIA)) el.remove();
     byName(root, FIGURE_NAMES, 80);
     byText(root, COUNTER, 6, true);
     byText(root, /^(?:image|photo|picture)\s+(?:copyright|caption|credit)\b|^\(?(?:image|photo|credit)s?\s*:/i, 40);
@@ -125,19 +164,19 @@ const bylines: ArticleRule = {
   apply(root) {
     byName(root, META_NAMES, 40);
     for (const el of [...root.querySelectorAll("address, [rel=author], [itemprop=author]")]) {
-      if (wordCount(textOf(el)) <= 40) removeGuarded(el, root);
+      if (wordCountOf(el) <= 40) removeGuarded(el, root);
     }
     for (const el of leafBlocks(root)) {
-      if (el.closest("table, ul, ol")) continue;
-      const text = textOf(el);
-      const words = wordCount(text);
+      if (closestTag(el, TABLE_OR_LIST)) continue;
+      const words = wordCountOf(el);
       if (words === 0 || words > 20) continue;
+      const text = textOf(el);
       if (isDateLine(text) || isByline(text) || (STAMP.test(text) && /\d/.test(text)) || READING.test(text))
         removeGuarded(el, root);
       else if (LONE_BY.test(text)) {
         // "By" in a block of its own, the name in the next one
         const next = el.nextElementSibling;
-        if (next && wordCount(textOf(next)) <= 6) removeGuarded(next, root);
+        if (next && wordCountOf(next) <= 6) removeGuarded(next, root);
         removeGuarded(el, root);
       }
     }
@@ -171,32 +210,32 @@ function removeHeadedBlock(heading: Element, root: Element): void {
   while (next && !isHeading(next)) {
     const after = next.nextElementSibling;
     // under such a heading, lists are other stories (their links may cover only part of each item)
-    if (textOf(next) && next.tagName !== "UL" && next.tagName !== "OL" && linkDensity(next) < 0.5) break;
+    if (textLengthOf(next) > 0 && !LISTS.has(next.localName) && linkDensity(next) < 0.5) break;
     removeGuarded(next, root);
     next = after;
   }
 }
 
+const HEAD_TAGS = tagSet("h1, h2, h3, h4, h5, h6, p, div, strong, b");
 const related: ArticleRule = {
   name: "related-blocks",
   apply(root) {
     byName(root, RELATED_NAMES);
-    for (const el of [...root.querySelectorAll("h1, h2, h3, h4, h5, h6, p, div, strong, b")]) {
+    for (const el of elementsByTags(root, HEAD_TAGS)) {
       if (!el.isConnected || (!isLeafBlock(el) && !isHeading(el))) continue;
-      const text = textOf(el);
-      if (wordCount(text) <= 8 && RELATED_HEAD.test(text)) removeHeadedBlock(el, root);
+      if (wordCountOf(el) <= 8 && RELATED_HEAD.test(textOf(el))) removeHeadedBlock(el, root);
     }
     for (const el of leafBlocks(root)) {
-      const text = textOf(el);
-      if (RELATED_LABEL.test(text) && linkDensity(el) > 0.4) removeGuarded(el, root);
+      if (linkDensity(el) > 0.4 && RELATED_LABEL.test(textOf(el))) removeGuarded(el, root);
     }
     // lists whose every item is a link, and paragraphs that are nothing but links: lists of other stories
-    for (const list of [...root.querySelectorAll("ul, ol")]) {
-      const items = [...list.children].filter((li) => textOf(li));
+    for (const list of elementsByTags(root, LISTS)) {
+      const items = [...list.children].filter((li) => textLengthOf(li) > 0);
       if (items.length >= 2 && items.every((li) => linkDensity(li) > 0.8)) removeGuarded(list, root);
     }
+    // (a density above 0 means the block has text)
     for (const el of leafBlocks(root)) {
-      if (el.tagName !== "LI" && textOf(el) && linkDensity(el) > 0.9) removeGuarded(el, root);
+      if (el.localName !== "li" && linkDensity(el) > 0.9) removeGuarded(el, root);
     }
   },
 };
@@ -209,15 +248,15 @@ const PROMPT_TEXT =
   /\b(?:sign up|subscribe|newsletters?|inbox|follow (?:us|\S+ on)|download (?:the|our) app|get the \S+(?: \S+)? app|click here|join our|sign in to)\b/i;
 const AD_WORD =
   /^(?:advertisement|advertising|advert|sponsored(?: content)?|anzeige|publicité|publicidad|pubblicità|publicidade|iklan|реклама|continue reading(?: below)?|skip to (?:main )?content|loading|processing\W*|this slideshow requires javascript\W*|caption|close|subscribe(?: now)?|post (?:a )?comment\W*)$/i;
+const BUTTON = tagSet("button");
 const prompts: ArticleRule = {
   name: "prompts-and-ads",
   apply(root) {
     byName(root, PROMPT_NAMES, 80);
     byText(root, AD_WORD, 6, true);
     for (const el of leafBlocks(root)) {
-      const text = textOf(el);
-      if (wordCount(text) <= 40 && PROMPT_TEXT.test(text) && (linkDensity(el) > 0 || el.querySelector("button")))
-        removeGuarded(el, root);
+      if (wordCountOf(el) > 40 || !PROMPT_TEXT.test(textOf(el))) continue;
+      if (linkDensity(el) > 0 || elementsByTags(el, BUTTON).length > 0) removeGuarded(el, root);
     }
   },
 };
@@ -226,11 +265,12 @@ const prompts: ArticleRule = {
 const COMMENT_NAMES = w("comment|comments|comment list|disqus|respond|replies|reply|discussion");
 const COMMENT_HEAD =
   /^(?:\d+\s+)?(?:comments?|leave a (?:reply|comment)|post (?:a )?comment\W*|tell us what you think\W*|join the (?:conversation|discussion)|discussion|responses?)\W*$/i;
+const HEADINGS = tagSet("h1, h2, h3, h4, h5, h6");
 const comments: ArticleRule = {
   name: "comments",
   apply(root) {
     byName(root, COMMENT_NAMES);
-    for (const el of [...root.querySelectorAll("h1, h2, h3, h4, h5, h6")]) {
+    for (const el of elementsByTags(root, HEADINGS)) {
       if (!el.isConnected || !COMMENT_HEAD.test(textOf(el))) continue;
       let next = el.nextElementSibling;
       removeGuarded(el, root);
@@ -272,7 +312,7 @@ export const ARTICLE_RULES: readonly ArticleRule[] = [
 export function applyArticleRules(root: Element, skip: ReadonlySet<string> = new Set()): void {
   for (const rule of ARTICLE_RULES) {
     if (skip.has(rule.name)) continue;
-    rootWords.set(root, wordCount(textOf(root)));
+    rootWords.set(root, wordCountOf(root));
     rule.apply(root);
   }
   rootWords.delete(root);

@@ -6,7 +6,7 @@
 import { Readability } from "@mozilla/readability";
 import { structuredArticleNode } from "./article-hint.ts";
 import { applyArticleRules } from "./article-rules.ts";
-import { wordCount } from "./article-text.ts";
+import { wordCountOf } from "./article-text.ts";
 import { absolutizeUrls, removeBoilerplate } from "./html-clean.ts";
 import { parseDocument } from "./html-document.ts";
 import { toMarkdown } from "./html-markdown.ts";
@@ -42,10 +42,10 @@ const words = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? 
  */
 function cleanArticle(contentHtml: string, title: string, skip: ReadonlySet<string> = new Set()): Element {
   const body = parseDocument(contentHtml).body as Element;
-  const before = wordCount(body.textContent ?? "");
+  const before = wordCountOf(body);
   applyArticleRules(body, skip);
   // rules that together took most of the text misread this page: keep Readability's choice as it was
-  if (wordCount(body.textContent ?? "") < before * 0.4) return parseDocument(contentHtml).body as Element;
+  if (wordCountOf(body) < before * 0.4) return parseDocument(contentHtml).body as Element;
   const name = words(title);
   if (!skip.has("title-repeat") && name) {
     for (const h of body.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
