@@ -1,5 +1,9 @@
 // One HTML parser for the engines: linkedom, a DOM fast enough to run Readability on every crawl (issue 5).
 import { parseHTML } from "linkedom";
+import { installLazyListeners } from "./lazy-listeners.ts";
+
+// every DOM of the engines is made here: nodes get their listener maps on first use (lazy-listeners.ts, issue 12)
+installLazyListeners();
 
 /** A DOM document of `html`; a bare fragment is wrapped, as linkedom needs a document element to hang it on. */
 export function parseDocument(html: string): Document {
