@@ -11,7 +11,12 @@ export {
   runFuzz,
 } from "./fuzz/index.ts";
 export { type GateOptions, type GateResult, runGate } from "./gate/index.ts";
-export { benchCrawlLoad, type CrawlLoadOptions, type CrawlLoadResult } from "./load/bench/crawl-load.ts";
+export {
+  benchCrawlLoad,
+  type CrawlLoadOptions,
+  type CrawlLoadResult,
+  type CrawlLoadRound,
+} from "./load/bench/crawl-load.ts";
 export {
   benchCrawlQuality,
   type CrawlQualityOptions,

@@ -17,6 +17,7 @@ import {
   wordCount,
   wordCountOf,
 } from "./article-text.ts";
+import { localTag } from "./tag-selectors.ts";
 
 export interface ArticleRule {
   name: string;
@@ -69,14 +70,14 @@ const INLINE = tagSet("span, time, small, em, strong");
 function byText(root: Element, pattern: RegExp, maxWords: number, inLists = false): void {
   for (const el of elementsByTags(root, TEXT_TAGS)) {
     if (!el.isConnected || closestTag(el, TABLE)) continue;
-    if (!inLists && el.localName !== "li" && closestTag(el, LISTS)) continue;
+    if (!inLists && localTag(el) !== "li" && closestTag(el, LISTS)) continue;
     // counted before the text is built: most candidates are long
     if (wordCountOf(el) > maxWords) continue;
     const text = textOf(el);
     if (!text) continue;
     // an inline element counts only when it is the whole of its block: "Reuters/Ipsos" inside a sentence stays
     const parent = el.parentElement;
-    if (INLINE.has(el.localName) && parent && (textLengthOf(parent) !== text.length || textOf(parent) !== text))
+    if (INLINE.has(localTag(el)) && parent && (textLengthOf(parent) !== text.length || textOf(parent) !== text))
       continue;
     if (pattern.test(text)) removeGuarded(el, root);
   }
@@ -107,14 +108,14 @@ const PICTURES = tagSet("img, picture, video");
 const MEDIA = tagSet("figure, figcaption, picture, img, video, audio, svg");
 /** A box with a paragraph, heading, list, table or code of its own (not a caption's) is text, not a figure. */
 const holdsText = (box: Element) =>
-  findElement(box, (b) => (BOX_TEXT.has(b.localName) && !closestTag(b, FIGCAPTION) ? true : undefined)) === true;
+  findElement(box, (b) => (BOX_TEXT.has(localTag(b)) && !closestTag(b, FIGCAPTION) ? true : undefined)) === true;
 const figures: ArticleRule = {
   name: "figures",
   apply(root) {
     // a picture's own box (layout elements around it with a short caption or credit) goes with it
     for (const img of elementsByTags(root, PICTURES)) {
       let box: Element = img;
-      for (let up = img.parentElement; up && up !== root && FIGURE_BOX.has(up.localName); up = up.parentElement) {
+      for (let up = img.parentElement; up && up !== root && FIGURE_BOX.has(localTag(up)); up = up.parentElement) {
         if (wordCountOf(up) > 40 || holdsText(up)) break;
         box = up;
       }
@@ -210,7 +211,7 @@ function removeHeadedBlock(heading: Element, root: Element): void {
   while (next && !isHeading(next)) {
     const after = next.nextElementSibling;
     // under such a heading, lists are other stories (their links may cover only part of each item)
-    if (textLengthOf(next) > 0 && !LISTS.has(next.localName) && linkDensity(next) < 0.5) break;
+    if (textLengthOf(next) > 0 && !LISTS.has(localTag(next)) && linkDensity(next) < 0.5) break;
     removeGuarded(next, root);
     next = after;
   }
@@ -235,7 +236,7 @@ const related: ArticleRule = {
     }
     // (a density above 0 means the block has text)
     for (const el of leafBlocks(root)) {
-      if (el.localName !== "li" && linkDensity(el) > 0.9) removeGuarded(el, root);
+      if (localTag(el) !== "li" && linkDensity(el) > 0.9) removeGuarded(el, root);
     }
   },
 };

@@ -15,15 +15,33 @@ export function wordCount(text: string): number {
   return text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
 }
 
+import { localTag, walkElements } from "./tag-selectors.ts";
+
 const TEXT_NODE = 3;
 const CDATA_NODE = 4;
 const ELEMENT_NODE = 1;
 
-/** Each text node's data under `node`, in document order (what textContent joins). */
+/** Each text node's data under `node`, in document order (what textContent joins); a loop, not a recursion. */
 function eachText(node: Node, visit: (data: string) => void): void {
-  for (let c = node.firstChild; c; c = c.nextSibling) {
+  let c: Node | null = node.firstChild;
+  while (c) {
     if (c.nodeType === TEXT_NODE || c.nodeType === CDATA_NODE) visit((c as Text).data);
-    else if (c.nodeType === ELEMENT_NODE) eachText(c, visit);
+    const down: Node | null = c.nodeType === ELEMENT_NODE ? c.firstChild : null;
+    if (down) {
+      c = down;
+      continue;
+    }
+    let up: Node | null = c;
+    c = null;
+    while (up) {
+      const next: Node | null = up.nextSibling;
+      if (next) {
+        c = next;
+        break;
+      }
+      const parent: Node | null = up.parentNode;
+      up = parent === node ? null : parent;
+    }
   }
 }
 
@@ -94,33 +112,30 @@ export function textLengthOf(el: Node): number {
  * <template>), while `visit` returns nothing; its first other answer ends the walk and is returned.
  */
 export function findElement<T>(root: Element, visit: (el: Element) => T | undefined): T | undefined {
-  for (let c = root.firstElementChild; c; c = c.nextElementSibling) {
-    const found = visit(c);
-    if (found !== undefined) return found;
-    if (c.localName !== "template") {
-      const deeper = findElement(c, visit);
-      if (deeper !== undefined) return deeper;
-    }
-  }
-  return undefined;
+  let found: T | undefined;
+  walkElements(root, (el) => {
+    found = visit(el);
+    return found !== undefined;
+  });
+  return found;
 }
 
 /** The elements under `root` whose tag name is in `tags` (made by tagSet), in document order. */
 export function elementsByTags(root: Element, tags: ReadonlySet<string>): Element[] {
   const out: Element[] = [];
   findElement(root, (el) => {
-    if (tags.has(el.localName)) out.push(el);
+    if (tags.has(localTag(el))) out.push(el);
   });
   return out;
 }
 
 /** The element or its nearest ancestor whose tag name is in `tags` (closest() with a list of tag names). */
 export function closestTag(el: Element, tags: ReadonlySet<string>): Element | null {
-  for (let e: Element | null = el; e; e = e.parentElement) if (tags.has(e.localName)) return e;
+  for (let e: Element | null = el; e; e = e.parentElement) if (tags.has(localTag(e))) return e;
   return null;
 }
 
-// localName, not tagName: linkedom upper-cases tagName on every read
+// localName (lower-cased: createElement keeps "DIV" as given), not tagName: linkedom upper-cases that on every read
 /** A set of tag names for the walks below, from a selector-like list ("p, div, h1"). */
 export const tagSet = (names: string): ReadonlySet<string> =>
   new Set(
@@ -170,8 +185,8 @@ const BLOCKS = new Set([
   "ul",
 ]);
 
-export const isBlock = (el: Element) => BLOCKS.has(el.localName);
-export const isHeading = (el: Element) => /^h[1-6]$/.test(el.localName);
+export const isBlock = (el: Element) => BLOCKS.has(localTag(el));
+export const isHeading = (el: Element) => /^h[1-6]$/i.test(el.localName);
 
 /** No block element inside: a paragraph-like leaf of the layout. */
 export function isLeafBlock(el: Element): boolean {

@@ -2,6 +2,7 @@
 // the same order, from elements, fragments and documents, templates not entered, names in any case.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { textLengthOf, wordCountOf } from "./article-text.ts";
 import { parseDocument } from "./html-document.ts";
 import { installTagSelectors, linkedomQuery, tagList } from "./tag-selectors.ts";
 
@@ -43,5 +44,14 @@ describe("tag-list selectors", () => {
     const made = doc.createElement("DIV");
     doc.body.append(made);
     expect(doc.body.querySelectorAll("div")[0]).toBe(made);
+  });
+
+  it("walk a tree nested deeper than any stack without recursing (upstream pages no guard flattened)", () => {
+    const depth = 30_000;
+    const doc = parseDocument(`${"<div>".repeat(depth)}<p>deep words</p>${"</div>".repeat(depth)}`);
+    expect(doc.body.querySelectorAll("p").length).toBe(1);
+    expect(doc.querySelector("p")?.textContent).toBe("deep words");
+    expect(wordCountOf(doc.body)).toBe(2);
+    expect(textLengthOf(doc.body)).toBe("deep words".length);
   });
 });

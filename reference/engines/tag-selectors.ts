@@ -29,11 +29,30 @@ export function tagList(selectors: string): ReadonlySet<string> | null {
 /** An element's tag name in lower case (linkedom keeps createElement("DIV")'s name as given). */
 export const localTag = (el: Element): string => el.localName.toLowerCase();
 
-/** Each element under `root` in document order, not into a <template> (as linkedom's querySelectorAll), until `visit` answers true. */
-function walk(root: Node & ParentNode, visit: (el: Element) => boolean): boolean {
-  for (let c = root.firstElementChild; c; c = c.nextElementSibling) {
-    if (visit(c)) return true;
-    if (c.localName !== "template" && walk(c, visit)) return true;
+/**
+ * Each element under `root` in document order, not into a <template> (as linkedom's querySelectorAll), until `visit`
+ * answers true. A loop, not a recursion: some callers parse upstream pages no guard has flattened.
+ */
+export function walkElements(root: Node, visit: (el: Element) => boolean): boolean {
+  let el: Element | null = (root as unknown as ParentNode).firstElementChild;
+  while (el) {
+    if (visit(el)) return true;
+    const down: Element | null = el.localName === "template" ? null : el.firstElementChild;
+    if (down) {
+      el = down;
+      continue;
+    }
+    let up: Element | null = el;
+    el = null;
+    while (up) {
+      const next: Element | null = up.nextElementSibling;
+      if (next) {
+        el = next;
+        break;
+      }
+      const parent: Node | null = up.parentNode;
+      up = parent === root || !parent ? null : (parent as Element);
+    }
   }
   return false;
 }
@@ -53,8 +72,8 @@ function fastAll(original: Query, fromDocument: boolean): Query {
     };
     if (fromDocument) {
       const top = (self as Document).documentElement;
-      if (top && !take(top)) walk(top, take);
-    } else walk(self as Node & ParentNode, take);
+      if (top && !take(top)) walkElements(top, take);
+    } else walkElements(self as Node, take);
     return out;
   };
 }
@@ -72,8 +91,8 @@ function fastOne(original: Query, fromDocument: boolean): Query {
     };
     if (fromDocument) {
       const top = (self as Document).documentElement;
-      if (top && !take(top)) walk(top, take);
-    } else walk(self as Node & ParentNode, take);
+      if (top && !take(top)) walkElements(top, take);
+    } else walkElements(self as Node, take);
     return found;
   };
 }

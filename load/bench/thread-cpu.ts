@@ -1,0 +1,53 @@
+// Where a crawl's CPU goes, for `bench crawl-load` (issue 12): the CPU time of each thread of the reference process
+// the bench started, read from Linux's /proc (elsewhere nothing is reported). Node names no thread, so the parse
+// threads are taken to be the busiest ones besides the event loop (under crawl load they run at 0.6-0.7 of a core,
+// V8's helper threads under 0.1 each).
+import { readdirSync, readFileSync } from "node:fs";
+
+/** CPU seconds by thread id, or null where /proc cannot tell. */
+export function threadCpu(pid: number): Map<number, number> | null {
+  if (process.platform !== "linux") return null;
+  try {
+    const out = new Map<number, number>();
+    const ticks = 100; // USER_HZ on Linux
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / ticks);
+      } catch {
+        // a thread that ended meanwhile
+      }
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms per crawl: the parse threads, the event loop, every other thread of the reference, the load generator. */
+export interface CrawlCpu {
+  parse: number;
+  loop: number;
+  other: number;
+  bench: number;
+}
+
+export function crawlCpu(
+  pid: number,
+  before: Map<number, number> | null,
+  after: Map<number, number> | null,
+  parseThreads: number,
+  benchMicros: number,
+  crawls: number,
+): CrawlCpu | undefined {
+  if (!before || !after || crawls === 0) return undefined;
+  const used = [...after].map(([tid, s]) => [tid, s - (before.get(tid) ?? 0)] as const);
+  const loop = used.find(([tid]) => tid === pid)?.[1] ?? 0;
+  const rest = used.filter(([tid]) => tid !== pid).map(([, s]) => s);
+  rest.sort((a, b) => b - a);
+  const parse = rest.slice(0, parseThreads).reduce((a, b) => a + b, 0);
+  const other = rest.slice(parseThreads).reduce((a, b) => a + b, 0);
+  const ms = (s: number) => (s * 1_000) / crawls;
+  return { parse: ms(parse), loop: ms(loop), other: ms(other), bench: benchMicros / 1_000 / crawls };
+}
