@@ -47,3 +47,17 @@ export function startCliProcess(args: string[], name: string, cleanup: () => voi
     });
   });
 }
+
+/** A `plumbline` command run to its end, as a CI step runs it: its exit code and what it printed. */
+export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => {
+    stdout += c;
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c;
+  });
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}

@@ -1,26 +1,12 @@
 // `plumbline bench crawl-load` end to end on the committed fixture pages: it starts the reference twice per round
 // (one parse thread, the default pool), in rounds whose verdict is the median round, and says where a crawl's CPU
 // went. The verdict itself depends on the machine, so this checks the figures are real and consistent with it.
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { BIN } from "../../test-support/cli-process.ts";
+import { runCli } from "../../test-support/cli-process.ts";
 import type { CrawlLoadResult } from "../bench/crawl-load.ts";
 
 const DATA = fileURLToPath(new URL("./fixtures/article-extraction", import.meta.url));
-
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => {
-    stdout += c;
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    stderr += c;
-  });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-}
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -3,32 +3,18 @@
 // floors and agree with its own per-page scores. A stand-in target shows how the bench treats a target: the pages
 // as served (charset, gzip), the key, a 429 honoured for its Retry-After, a floor breach (exit 1), a refused key
 // and a broken dataset (exit 2).
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../bin/cli.ts";
-import { BIN } from "../../test-support/cli-process.ts";
+import { runCli } from "../../test-support/cli-process.ts";
 import { aggregate } from "../bench/article-metric.ts";
 import { benchCrawlQuality, type CrawlQualityResult } from "../bench/crawl-quality-bench.ts";
 
 const DATA = fileURLToPath(new URL("./fixtures/article-extraction", import.meta.url));
 const FLOOR = JSON.parse(readFileSync(`${DATA}/floor.json`, "utf8")) as Record<"f1" | "precision" | "recall", number>;
-
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => {
-    stdout += c;
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    stderr += c;
-  });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-}
 
 describe("bench crawl-quality against the reference it starts", () => {
   it("scores the fixture set at or above its committed floors, figures consistent with the pages", async () => {

@@ -59,43 +59,54 @@ export function walkElements(root: Node, visit: (el: Element) => boolean): boole
 
 type Query = (this: unknown, selectors: string) => unknown;
 
-function fastAll(original: Query, fromDocument: boolean): Query {
+/**
+ * The method answering tag lists itself: `collect` sees each element in document order until it answers true,
+ * then `result` gives the answer; anything else (other selectors, linkedom's internal calls on a bare range) goes
+ * to linkedom's own method.
+ */
+function fastPath<R>(
+  original: Query,
+  fromDocument: boolean,
+  start: () => { collect: (el: Element, tags: ReadonlySet<string>) => boolean; result: () => R },
+): Query {
   return function (this: unknown, selectors: string) {
     const tags = typeof selectors === "string" ? tagList(selectors) : null;
     const self = this as (Node & ParentNode) | Document;
     if (!tags || !self || typeof (self as ParentNode).firstElementChild === "undefined")
       return original.call(this, selectors);
-    const out = new NodeList() as unknown as Element[];
-    const take = (el: Element) => {
-      if (tags.has(localTag(el))) out.push(el);
-      return false;
-    };
+    const { collect, result } = start();
+    const take = (el: Element) => collect(el, tags);
     if (fromDocument) {
       const top = (self as Document).documentElement;
       if (top && !take(top)) walkElements(top, take);
     } else walkElements(self as Node, take);
-    return out;
+    return result();
   };
 }
 
-function fastOne(original: Query, fromDocument: boolean): Query {
-  return function (this: unknown, selectors: string) {
-    const tags = typeof selectors === "string" ? tagList(selectors) : null;
-    const self = this as (Node & ParentNode) | Document;
-    if (!tags || !self || typeof (self as ParentNode).firstElementChild === "undefined")
-      return original.call(this, selectors);
-    let found: Element | null = null;
-    const take = (el: Element) => {
-      if (tags.has(localTag(el))) found = el;
-      return found !== null;
+const fastAll = (original: Query, fromDocument: boolean) =>
+  fastPath(original, fromDocument, () => {
+    const out = new NodeList() as unknown as Element[];
+    return {
+      collect: (el, tags) => {
+        if (tags.has(localTag(el))) out.push(el);
+        return false;
+      },
+      result: () => out,
     };
-    if (fromDocument) {
-      const top = (self as Document).documentElement;
-      if (top && !take(top)) walkElements(top, take);
-    } else walkElements(self as Node, take);
-    return found;
-  };
-}
+  });
+
+const fastOne = (original: Query, fromDocument: boolean) =>
+  fastPath(original, fromDocument, () => {
+    let found: Element | null = null;
+    return {
+      collect: (el, tags) => {
+        if (tags.has(localTag(el))) found = el;
+        return found !== null;
+      },
+      result: () => found,
+    };
+  });
 
 /** The prototype in `object`'s chain that defines `name` itself. */
 function owner(object: object, name: string): Record<string, unknown> | null {
