@@ -2,12 +2,12 @@
 import { parseArgs } from "node:util";
 import { benchCrawlLoad, renderCrawlLoad } from "./crawl-load.ts";
 
-export const CRAWL_LOAD_HELP = `Usage: plumbline bench crawl-load --data DIR [--duration S] [--connections N] [--threads N] [--rounds R] [--warmup N] [--json]
+export const CRAWL_LOAD_HELP = `Usage: plumbline bench crawl-load --data DIR [--duration S] [--connections N] [--threads N] [--rounds R] [--warmup W] [--json]
 
   Serves the pages of DIR (html/*.html.gz, the article-extraction layout, or *.html.gz directly) on loopback and
   crawls them through the reference (started through its CLI), in R rounds (default 3) of two runs, one with one
   parsing thread and one with its default pool (or --threads N), in alternating order; each run is N concurrent
-  crawls (default 16) for S seconds (default 15), after N crawls per parsing thread (default 300) that let V8
+  crawls (default 16) for S seconds (default 15), after W crawls per parsing thread (default 300) that let V8
   finish compiling. In pool runs /health and /usage are probed while idle and while the crawls run.
   Targets, for the median round: pages/s >= 1.5x the one-thread run; /health and /usage p99 under load <= 2x idle.
   Exit codes: 0 targets hold, 1 a target missed, 2 could not run.`;
