@@ -3,6 +3,9 @@ import type { LatencySummary } from "./types.ts";
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+/** The median of a few figures (a bench's rounds); of an even count, the upper middle one: a figure that was measured. */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 /** Nearest-rank percentile of an ascending array. */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return Number.NaN;

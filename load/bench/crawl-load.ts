@@ -14,6 +14,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { createSender } from "../http-send.ts";
+import { median } from "../latency-summary.ts";
 import { freePort, startProcess } from "../peers/peer-processes.ts";
 import { probeP99 } from "./latency-probe.ts";
 import { type CrawlCpu, crawlCpu, threadCpu } from "./thread-cpu.ts";
@@ -73,11 +74,6 @@ function readPages(dir: string): Buffer[] {
   });
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 async function oneRun(
   site: string,
   pages: number,
@@ -112,7 +108,8 @@ async function oneRun(
     // warm-up, at full load: each parse thread is an isolate of its own that compiles Readability, linkedom and the
     // rules for itself, and V8 keeps optimising for a few hundred pages (after 32 crawls, measured with perf, two
     // thirds of V8's helper threads' time went to the compiler): a server's steady state is after that
-    const warm = (o.warmup ?? 300) * (threads ?? availableParallelism());
+    const parseThreads = threads ?? availableParallelism();
+    const warm = (o.warmup ?? 300) * parseThreads;
     let warmed = 0;
     await Promise.all(
       Array.from({ length: o.connections }, async () => {
@@ -130,7 +127,6 @@ async function oneRun(
     const idle = probed ? await probe() : undefined;
     ok = 0;
     failed = 0;
-    const parseThreads = threads ?? availableParallelism();
     const cpuBefore = threadCpu(child.pid as number);
     const benchBefore = process.cpuUsage();
     const start = performance.now();

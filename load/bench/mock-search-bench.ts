@@ -4,6 +4,7 @@
 // load/ is a client: it starts the mock through its CLI, never by importing it.
 import { mkdirSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { median } from "../latency-summary.ts";
 import { type Peer, ROOT, startBarePeer, startMockPeer, startPrismPeer, stopPeers } from "../peers/peer-processes.ts";
 
 const KEY = "bench-key";
@@ -53,8 +54,6 @@ async function measure(
     non2xx: r.non2xx,
   };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The median round of each figure: rounds alternate between targets, so a burst of background load hits all. */
 function medianFigure(rounds: BenchFigure[]): BenchFigure {

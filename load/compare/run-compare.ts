@@ -2,6 +2,7 @@
 // document, and a bare Fastify server answering the bytes the mock answered for each request of the scenario.
 // Rounds alternate between targets so a burst of background load hits all of them; the median round counts.
 import { loadContract } from "../../spec/index.ts";
+import { median } from "../latency-summary.ts";
 import {
   type BareAnswer,
   type Peer,
@@ -35,7 +36,6 @@ export interface CompareResult {
 export type CompareRun = { ok: true; result: CompareResult } | { ok: false; error: string };
 
 const KEY = "compare-key";
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ratio = (a: number | null, b: number | null) => (a && b ? Math.round((a / b) * 100) / 100 : 0);
 
 /** The mock's answer to each template, and to /health (the closed loop's drain requests). */

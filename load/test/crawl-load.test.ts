@@ -5,13 +5,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../test-support/cli-process.ts";
 import type { CrawlLoadResult } from "../bench/crawl-load.ts";
+import { median } from "../latency-summary.ts";
 
 const DATA = fileURLToPath(new URL("./fixtures/article-extraction", import.meta.url));
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 describe("bench crawl-load against the reference it starts", () => {
   it("measures rounds of one-thread and pool runs, and judges the median round", async () => {
