@@ -5,19 +5,17 @@
 // more likely the text itself.
 import {
   closestTag,
-  elementsByTags,
   findElement,
   isHeading,
   isLeafBlock,
   linkDensity,
   nameOf,
-  tagSet,
   textLengthOf,
   textOf,
   wordCount,
   wordCountOf,
 } from "./article-text.ts";
-import { localTag } from "./tag-selectors.ts";
+import { localTag, tagSet } from "./tag-selectors.ts";
 
 export interface ArticleRule {
   name: string;
@@ -35,8 +33,9 @@ function removeGuarded(el: Element, root: Element): void {
   el.remove();
 }
 
-// The walks below stand for querySelectorAll and closest with lists of tag names (article-text.ts): linkedom compiles
-// a selector at every call, and these run for every candidate block of every page (issue 12).
+// Lists of tag names go to querySelectorAll, which answers them by a walk (tag-selectors.ts); closest() and the
+// attribute test below are walks too: linkedom compiles a selector at every call, and these run for every candidate
+// block of every page (issue 12).
 
 /** Elements with a class or an id ("[class], [id]"). */
 function named(root: Element): Element[] {
@@ -54,12 +53,12 @@ function byName(root: Element, pattern: RegExp, maxWords = Number.POSITIVE_INFIN
   }
 }
 
-const LEAF_TAGS = tagSet("p, div, span, h1, h2, h3, h4, h5, h6, li, time, address, small");
 function leafBlocks(root: Element): Element[] {
-  return elementsByTags(root, LEAF_TAGS).filter((el) => el.isConnected && isLeafBlock(el));
+  return [...root.querySelectorAll("p, div, span, h1, h2, h3, h4, h5, h6, li, time, address, small")].filter(
+    (el) => el.isConnected && isLeafBlock(el),
+  );
 }
 
-const TEXT_TAGS = tagSet("p, div, span, h1, h2, h3, h4, h5, h6, li, time, small, em, strong");
 const TABLE = tagSet("table");
 const LISTS = tagSet("ul, ol");
 const TABLE_OR_LIST = tagSet("table, ul, ol");
@@ -68,7 +67,7 @@ const INLINE = tagSet("span, time, small, em, strong");
 
 /** Short paragraph-like blocks, outside tables and lists, whose text matches. */
 function byText(root: Element, pattern: RegExp, maxWords: number, inLists = false): void {
-  for (const el of elementsByTags(root, TEXT_TAGS)) {
+  for (const el of [...root.querySelectorAll("p, div, span, h1, h2, h3, h4, h5, h6, li, time, small, em, strong")]) {
     if (!el.isConnected || closestTag(el, TABLE)) continue;
     if (!inLists && localTag(el) !== "li" && closestTag(el, LISTS)) continue;
     // counted before the text is built: most candidates are long
@@ -104,8 +103,6 @@ const CAPTION_END = new RegExp(
 const FIGURE_BOX = tagSet("div, span, section, figure, a, picture");
 const BOX_TEXT = tagSet("p, h1, h2, h3, h4, h5, h6, li, table, pre");
 const FIGCAPTION = tagSet("figcaption");
-const PICTURES = tagSet("img, picture, video");
-const MEDIA = tagSet("figure, figcaption, picture, img, video, audio, svg");
 /** A box with a paragraph, heading, list, table or code of its own (not a caption's) is text, not a figure. */
 const holdsText = (box: Element) =>
   findElement(box, (b) => (BOX_TEXT.has(localTag(b)) && !closestTag(b, FIGCAPTION) ? true : undefined)) === true;
@@ -113,7 +110,7 @@ const figures: ArticleRule = {
   name: "figures",
   apply(root) {
     // a picture's own box (layout elements around it with a short caption or credit) goes with it
-    for (const img of elementsByTags(root, PICTURES)) {
+    for (const img of [...root.querySelectorAll("img, picture, video")]) {
       let box: Element = img;
       for (let up = img.parentElement; up && up !== root && FIGURE_BOX.has(localTag(up)); up = up.parentElement) {
         if (wordCountOf(up) > 40 || holdsText(up)) break;
@@ -121,7 +118,7 @@ const figures: ArticleRule = {
       }
       if (box !== img) removeGuarded(box, root);
     }
-    for (const el of elementsByTags(root, MEDIA)) el.remove();
+    for (const el of [...root.querySelectorAll("figure, figcaption, picture, img, video, audio, svg")]) el.remove();
     byName(root, FIGURE_NAMES, 80);
     byText(root, COUNTER, 6, true);
     byText(root, /^(?:image|photo|picture)\s+(?:copyright|caption|credit)\b|^\(?(?:image|photo|credit)s?\s*:/i, 40);
@@ -217,12 +214,11 @@ function removeHeadedBlock(heading: Element, root: Element): void {
   }
 }
 
-const HEAD_TAGS = tagSet("h1, h2, h3, h4, h5, h6, p, div, strong, b");
 const related: ArticleRule = {
   name: "related-blocks",
   apply(root) {
     byName(root, RELATED_NAMES);
-    for (const el of elementsByTags(root, HEAD_TAGS)) {
+    for (const el of [...root.querySelectorAll("h1, h2, h3, h4, h5, h6, p, div, strong, b")]) {
       if (!el.isConnected || (!isLeafBlock(el) && !isHeading(el))) continue;
       if (wordCountOf(el) <= 8 && RELATED_HEAD.test(textOf(el))) removeHeadedBlock(el, root);
     }
@@ -230,7 +226,7 @@ const related: ArticleRule = {
       if (linkDensity(el) > 0.4 && RELATED_LABEL.test(textOf(el))) removeGuarded(el, root);
     }
     // lists whose every item is a link, and paragraphs that are nothing but links: lists of other stories
-    for (const list of elementsByTags(root, LISTS)) {
+    for (const list of [...root.querySelectorAll("ul, ol")]) {
       const items = [...list.children].filter((li) => textLengthOf(li) > 0);
       if (items.length >= 2 && items.every((li) => linkDensity(li) > 0.8)) removeGuarded(list, root);
     }
@@ -249,7 +245,6 @@ const PROMPT_TEXT =
   /\b(?:sign up|subscribe|newsletters?|inbox|follow (?:us|\S+ on)|download (?:the|our) app|get the \S+(?: \S+)? app|click here|join our|sign in to)\b/i;
 const AD_WORD =
   /^(?:advertisement|advertising|advert|sponsored(?: content)?|anzeige|publicité|publicidad|pubblicità|publicidade|iklan|реклама|continue reading(?: below)?|skip to (?:main )?content|loading|processing\W*|this slideshow requires javascript\W*|caption|close|subscribe(?: now)?|post (?:a )?comment\W*)$/i;
-const BUTTON = tagSet("button");
 const prompts: ArticleRule = {
   name: "prompts-and-ads",
   apply(root) {
@@ -257,7 +252,7 @@ const prompts: ArticleRule = {
     byText(root, AD_WORD, 6, true);
     for (const el of leafBlocks(root)) {
       if (wordCountOf(el) > 40 || !PROMPT_TEXT.test(textOf(el))) continue;
-      if (linkDensity(el) > 0 || elementsByTags(el, BUTTON).length > 0) removeGuarded(el, root);
+      if (linkDensity(el) > 0 || el.querySelector("button")) removeGuarded(el, root);
     }
   },
 };
@@ -266,12 +261,11 @@ const prompts: ArticleRule = {
 const COMMENT_NAMES = w("comment|comments|comment list|disqus|respond|replies|reply|discussion");
 const COMMENT_HEAD =
   /^(?:\d+\s+)?(?:comments?|leave a (?:reply|comment)|post (?:a )?comment\W*|tell us what you think\W*|join the (?:conversation|discussion)|discussion|responses?)\W*$/i;
-const HEADINGS = tagSet("h1, h2, h3, h4, h5, h6");
 const comments: ArticleRule = {
   name: "comments",
   apply(root) {
     byName(root, COMMENT_NAMES);
-    for (const el of elementsByTags(root, HEADINGS)) {
+    for (const el of [...root.querySelectorAll("h1, h2, h3, h4, h5, h6")]) {
       if (!el.isConnected || !COMMENT_HEAD.test(textOf(el))) continue;
       let next = el.nextElementSibling;
       removeGuarded(el, root);

@@ -5,6 +5,7 @@
 // a string (textContent, then a collapse and a split into words) made three quarters of what a crawl's parse
 // allocated, and the collection of it ran on the second core the pool parses on (issue 12). So the counts walk the
 // text nodes in place and allocate nothing; a string is built only for the short blocks a rule reads.
+import { localTag, walkElements } from "./tag-selectors.ts";
 
 /** The element's text with runs of white space collapsed. */
 export function textOf(el: Element): string {
@@ -14,8 +15,6 @@ export function textOf(el: Element): string {
 export function wordCount(text: string): number {
   return text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
 }
-
-import { localTag, walkElements } from "./tag-selectors.ts";
 
 const TEXT_NODE = 3;
 const CDATA_NODE = 4;
@@ -120,39 +119,18 @@ export function findElement<T>(root: Element, visit: (el: Element) => T | undefi
   return found;
 }
 
-/** The elements under `root` whose tag name is in `tags` (made by tagSet), in document order. */
-export function elementsByTags(root: Element, tags: ReadonlySet<string>): Element[] {
-  const out: Element[] = [];
-  findElement(root, (el) => {
-    if (tags.has(localTag(el))) out.push(el);
-  });
-  return out;
-}
-
 /** The element or its nearest ancestor whose tag name is in `tags` (closest() with a list of tag names). */
 export function closestTag(el: Element, tags: ReadonlySet<string>): Element | null {
   for (let e: Element | null = el; e; e = e.parentElement) if (tags.has(localTag(e))) return e;
   return null;
 }
 
-// localName (lower-cased: createElement keeps "DIV" as given), not tagName: linkedom upper-cases that on every read
-/** A set of tag names for the walks below, from a selector-like list ("p, div, h1"). */
-export const tagSet = (names: string): ReadonlySet<string> =>
-  new Set(
-    names
-      .toLowerCase()
-      .split(/[\s,]+/)
-      .filter(Boolean),
-  );
-
-const LINKS = tagSet("a");
-
 /** Share of the element's letters that are inside links (0 when it has no text). */
 export function linkDensity(el: Element): number {
   const total = textLengthOf(el);
   if (total === 0) return 0;
   let linked = 0;
-  for (const a of elementsByTags(el, LINKS)) linked += textLengthOf(a);
+  for (const a of el.querySelectorAll("a")) linked += textLengthOf(a);
   return Math.min(1, linked / total);
 }
 

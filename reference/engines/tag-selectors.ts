@@ -10,23 +10,28 @@ const TAG_LIST = /^\s*[A-Za-z][A-Za-z0-9]*(?:\s*,\s*[A-Za-z][A-Za-z0-9]*)*\s*$/;
 const lists = new Map<string, ReadonlySet<string> | null>();
 const MAX_LISTS = 512;
 
+/** A set of tag names (lower case) from a list of them ("p, div, h1"), for the walks that test membership. */
+export const tagSet = (names: string): ReadonlySet<string> =>
+  new Set(
+    names
+      .toLowerCase()
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  );
+
 /** The tag names of a selector that is only a list of them (lower case), else null. */
 export function tagList(selectors: string): ReadonlySet<string> | null {
   let tags = lists.get(selectors);
   if (tags !== undefined) return tags;
-  tags = TAG_LIST.test(selectors)
-    ? new Set(
-        selectors
-          .toLowerCase()
-          .split(",")
-          .map((t) => t.trim()),
-      )
-    : null;
+  tags = TAG_LIST.test(selectors) ? tagSet(selectors) : null;
   if (lists.size < MAX_LISTS) lists.set(selectors, tags);
   return tags;
 }
 
-/** An element's tag name in lower case (linkedom keeps createElement("DIV")'s name as given). */
+/**
+ * An element's tag name in lower case: localName, as linkedom upper-cases tagName at every read, lowered because
+ * linkedom keeps createElement("DIV")'s name as given.
+ */
 export const localTag = (el: Element): string => el.localName.toLowerCase();
 
 /**
