@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countWords } from "./page-text.ts";
+import { countWords } from "../../reference/platform/word-count.ts";
 import { contract, ctx, engines, FIXED_NOW, ok, SEEDS } from "./test-fixture.ts";
 
 const crawl = (url: string, seed = 1, v: "normal" | "max" = "normal") => engines.crawl({ url } as never, ctx(seed, v));

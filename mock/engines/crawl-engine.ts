@@ -3,8 +3,8 @@
 // nullable metadata fields and adds a property the contract does not name (metadata is open).
 
 import type { EngineContext, EngineResult } from "../../reference/platform/engines.ts";
+import { countWords } from "../../reference/platform/word-count.ts";
 import type { Schemas } from "../../spec/index.ts";
-import { countWords } from "./page-text.ts";
 import { createRng } from "./rng.ts";
 import { sitePage } from "./site-page.ts";
 import { targetFailure } from "./target-status.ts";

@@ -26,11 +26,3 @@ export function pageMarkdown(rng: Rng, title: string, words: readonly string[], 
   parts.push(`See also [${titleCase(related.join(" "))}](${origin}/${slug(related)}).`);
   return { title, description, markdown: parts.join("\n\n") };
 }
-
-/**
- * Words as a reader counts them: whitespace-separated tokens holding a letter or a digit, so Markdown marks
- * (`#`, `-`) are not words and a link counts once. metadata.word_count uses this (D-crawl-metadata).
- */
-export function countWords(text: string): number {
-  return text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
-}

@@ -5,6 +5,7 @@
 // a string (textContent, then a collapse and a split into words) made three quarters of what a crawl's parse
 // allocated, and the collection of it ran on the second core the pool parses on (issue 12). So the counts walk the
 // text nodes in place and allocate nothing; a string is built only for the short blocks a rule reads.
+import { SPACE_UNIT } from "../platform/word-count.ts";
 import { localTag, walkElements } from "./tag-selectors.ts";
 
 /** The element's text with runs of white space collapsed. */
@@ -80,11 +81,6 @@ export function wordCountOf(el: Node): number {
   });
   return words;
 }
-
-// what /\s/ matches: ASCII and Unicode white space, line terminators, the BOM
-const SPACE_UNIT = new Uint8Array(0x10000);
-for (const c of "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff") SPACE_UNIT[c.charCodeAt(0)] = 1;
-for (let c = 0x2000; c <= 0x200a; c++) SPACE_UNIT[c] = 1;
 
 /** textOf(el).length, without building the text. */
 export function textLengthOf(el: Node): number {

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, loadContract, type Schemas } from "../../spec/index.ts";
 import { forbiddenReason } from "../platform/address-policy.ts";
 import type { EngineContext, EngineResult } from "../platform/engines.ts";
+import { countWords } from "../platform/word-count.ts";
 import { createCrawlEngine } from "./crawl-engine.ts";
 import { ARTICLE_HTML, MARKERS } from "./fixture-pages.ts";
 import { type FixtureSite, serveSite } from "./fixture-site.ts";
 import { createHttpClient, type HttpClient, type HttpClientOptions } from "./http-client.ts";
-import { countWords } from "./word-count.ts";
 
 const NOW = Date.parse("2026-11-25T12:00:00.000Z");
 const clock = { now: () => NOW };

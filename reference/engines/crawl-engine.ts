@@ -6,13 +6,13 @@
 import type { Schemas } from "../../spec/index.ts";
 import type { EngineContext, EngineResult } from "../platform/engines.ts";
 import type { Clock } from "../platform/stores.ts";
+import { countWords } from "../platform/word-count.ts";
 import type { PageRenderer } from "./browser-renderer.ts";
 import { bodyKind, mediaType } from "./content-type.ts";
 import type { ExtractedPage } from "./html-extract.ts";
 import type { FetchedResponse, HttpClient } from "./http-client.ts";
 import { createInlineParser, type PageParser } from "./parse/parse-pool.ts";
 import { binaryFailure, fetchFailure, statusFailure, unreadableFailure } from "./target-failure.ts";
-import { countWords } from "./word-count.ts";
 
 export interface CrawlEngineOptions {
   http: HttpClient;
