@@ -33,6 +33,29 @@ describe("the parsing pool", () => {
     expect(after).toEqual({ ok: true, value: ["http://x.test/a", "http://x.test/b"] });
   }, 60_000);
 
+  it("counts a task's time cap from when a worker starts it, apart from its wait in the queue", async () => {
+    const p = pool({ taskTimeoutMs: 1_500, queueTimeoutMs: 400 });
+    // a starting worker loads its parsers for longer than this queue cap: calls wait in the queue until it is ready
+    let warm = await p.extract(small, "http://x.test/warm");
+    for (let i = 0; i < 50 && !warm.ok; i++) warm = await p.extract(small, "http://x.test/warm");
+    expect(warm).toMatchObject({ ok: true });
+    // one worker: the heavy page parses past both caps, the small one waits behind it past the queue's
+    const [slow, queued] = await Promise.all([
+      p.extract(heavy, "http://x.test/heavy"),
+      p.extract(small, "http://x.test/queued"),
+    ]);
+    expect(slow).toEqual({
+      ok: false,
+      code: "PLB_UPSTREAM_FAILED",
+      message: "The page http://x.test/heavy could not be parsed within 1500 ms",
+    });
+    expect(queued).toEqual({
+      ok: false,
+      code: "PLB_UPSTREAM_FAILED",
+      message: "The reference is busy: the page http://x.test/queued waited 400 ms",
+    });
+  }, 60_000);
+
   it("reads a fetched body in the worker: decoded by its charset, unreadable bytes told apart", async () => {
     const p = pool({});
     const latin1 = Buffer.from(

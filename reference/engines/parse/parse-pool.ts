@@ -4,7 +4,6 @@
 // and the call fails as a value. Each worker has a heap cap, so one page cannot take the process to gigabytes: a
 // worker that runs out dies alone and that call fails. D-parse-limits.
 import { availableParallelism } from "node:os";
-import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { EngineResult } from "../../platform/engines.ts";
 import type { ExtractedPage } from "../html-extract.ts";
@@ -89,6 +88,13 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     workerData: { nice: Math.min(19, Math.max(0, o.nice ?? DEFAULT_PARSE_POOL.nice)) },
   });
   let closed = false;
+  // a worker posts a task's id when it starts it (parse-worker.ts), and the time cap starts then: one message on the
+  // worker's own port, where a channel per task cost the event loop a tenth of its allocation per crawl
+  const started = new Map<number, () => void>();
+  let nextId = 1;
+  pool.on("message", (m: { parseStarted?: number }) => {
+    if (typeof m?.parseStarted === "number") started.get(m.parseStarted)?.();
+  });
   // a worker that dies outside any task (its heap cap, while idle) is replaced by piscina; it must not crash the
   // process as an unhandled 'error' event
   pool.on("error", (err: Error) => {
@@ -106,17 +112,14 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     };
     const onCaller = () => stop("caller");
     caller?.addEventListener("abort", onCaller, { once: true });
-    const channel = new MessageChannel();
+    const id = nextId++;
     let timer = setTimeout(() => stop("queue"), queueTimeoutMs);
-    channel.port1.once("message", () => {
+    started.set(id, () => {
       clearTimeout(timer);
       timer = setTimeout(() => stop("time"), taskTimeoutMs);
     });
     try {
-      const out = (await pool.run(
-        { ...task, started: channel.port2 },
-        { transferList: [channel.port2], signal: abort.signal },
-      )) as ParseOutcome<unknown>;
+      const out = (await pool.run({ ...task, id }, { signal: abort.signal })) as ParseOutcome<unknown>;
       return fromOutcome<T>(what, out);
     } catch (err) {
       if (why === "caller") return failed(`The parse of ${what} was cancelled`);
@@ -129,7 +132,7 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
       return failed(`The page ${what} could not be parsed (${e.message ?? String(err)})`);
     } finally {
       clearTimeout(timer);
-      channel.port1.close();
+      started.delete(id);
       caller?.removeEventListener("abort", onCaller);
     }
   }

@@ -1,7 +1,8 @@
-// The pool's worker (piscina): runs one parse task. It first tells the pool, over the port the task carries, that the
-// task has started, so the time cap counts parsing and not the wait in the queue.
+// The pool's worker (piscina): runs one parse task. It first tells the pool, on the worker's own port (piscina hands
+// such messages to the pool's 'message' listeners), that the task has started, so the time cap counts parsing and
+// not the wait in the queue.
 import { setPriority } from "node:os";
-import type { MessagePort } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { workerData } from "piscina";
 import { type ParseTask, runParseTask } from "./parse-tasks.ts";
 
@@ -12,9 +13,8 @@ try {
   setPriority((workerData as { nice?: number } | undefined)?.nice ?? 0);
 } catch {}
 
-export default function parseInWorker(task: ParseTask & { started?: MessagePort }) {
-  const { started, ...rest } = task;
-  started?.postMessage(1);
-  started?.close();
+export default function parseInWorker(task: ParseTask & { id?: number }) {
+  const { id, ...rest } = task;
+  if (id !== undefined) parentPort?.postMessage({ parseStarted: id });
   return runParseTask(rest as ParseTask);
 }
