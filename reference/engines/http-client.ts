@@ -85,7 +85,25 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   });
 
   async function fetchUrl(url: string, o: FetchOptions = {}): Promise<EngineResult<FetchedResponse>> {
-    const deadline = AbortSignal.timeout(timeoutMs);
+    // a deadline cleared when the fetch ends: AbortSignal.timeout's timer outlives a fetch by its whole 15 s, and
+    // under crawl load the hundreds alive at once were moved to the old generation by every collection (issue 12)
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+      timeoutMs,
+    );
+    try {
+      return await fetchWithin(url, o, deadline.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function fetchWithin(
+    url: string,
+    o: FetchOptions,
+    deadline: AbortSignal,
+  ): Promise<EngineResult<FetchedResponse>> {
     const signal = o.signal ? AbortSignal.any([deadline, o.signal]) : deadline;
     const maxRedirects = options.maxRedirects ?? 5;
     const redirects: string[] = [];
