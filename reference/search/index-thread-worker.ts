@@ -4,6 +4,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { Kysely, SqliteDialect } from "kysely";
 import { openSqlite } from "../store/open-database.ts";
+import { cachedStatements } from "../store/statement-cache.ts";
 import { moveLegacyIndex } from "./index-thread-legacy.ts";
 import type { IndexedPage, IndexQuery } from "./page-index.ts";
 import { createSqlitePageIndex } from "./sqlite-page-index.ts";
@@ -11,7 +12,7 @@ import { createSqlitePageIndex } from "./sqlite-page-index.ts";
 const { file, legacyFile } = workerData as { file: string; legacyFile?: string };
 const sqlite = openSqlite(file);
 // biome-ignore lint/suspicious/noExplicitAny: the index owns its tables
-const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
 const index = createSqlitePageIndex(db);
 const ready = index.ready.then(() => (legacyFile ? moveLegacyIndex(sqlite, legacyFile) : undefined));
 

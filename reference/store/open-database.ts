@@ -6,6 +6,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { type Database, type Dialect, migrate } from "./schema.ts";
+import { cachedStatements } from "./statement-cache.ts";
 
 export interface OpenedDatabase {
   db: Kysely<Database>;
@@ -58,7 +59,7 @@ export async function openDatabase(o: DatabaseOptions): Promise<OpenedDatabase> 
     location = join(dir, "plumbline.db");
     const sqlite = openSqlite(location, o.sqliteSynchronous);
     dialect = "sqlite";
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
   }
   await migrate(db, dialect);
   return { db, dialect, location, close: () => db.destroy() };
