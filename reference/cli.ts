@@ -365,6 +365,8 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   // the process is the reference's own: every thread but the event loop's runs below it (parse workers, V8's
   // garbage collectors, libuv's pool; issue 12). startReference() in another program leaves that program's threads be.
   const { lowerHelperThreads } = await import("./engines/parse/thread-priority.ts");
+  const { steadyHeapGrowth } = await import("./engines/parse/heap-growth.ts");
+  steadyHeapGrowth();
   const { DEFAULT_PARSE_POOL } = await import("./engines/parse/parse-pool.ts");
   // libuv starts its pool's threads on first use: start them now, so they are lowered too
   await new Promise((done) => randomFill(new Uint8Array(1), done));
