@@ -3,6 +3,7 @@
 // that matter: words split across elements, Unicode letters and digits, astral characters, Unicode spaces, <template>.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { SCRIPT_PIECES } from "../../test-support/script-pieces.ts";
 import {
   closestTag,
   findElement,
@@ -23,14 +24,7 @@ const pieces = [
   "\u3000",
   "\n\t",
   "snake_case",
-  "déjà",
-  "Ωμέγα",
-  "٣٤",
-  "日本語",
-  "𝒜𝒷",
-  "😀",
-  "—",
-  "…",
+  ...SCRIPT_PIECES,
   "&amp;",
   "<b>",
   "</b>",

@@ -25,7 +25,6 @@ type Outcome =
   | { ok: true; value: Produced; cost: number }
   | { ok: false; code: ErrorCode; message?: string; cost: number };
 
-/** Checks the schema cannot express (D-validation-status: 400 for a bad value caught outside schema validation). */
 /**
  * A single call's answer as bytes: JSON is stringified once and encoded once. Handed an object, fastify stringifies
  * it, measures the text's UTF-8 length and encodes it again on write: under crawl load that made a tenth of what the
@@ -33,11 +32,12 @@ type Outcome =
  */
 function bodyOf(p: Produced): unknown {
   if (p.serialized) return p.serialized;
-  if (Buffer.isBuffer(p.payload) || typeof p.payload === "string" || !p.contentType.startsWith("application/json"))
-    return p.payload;
+  const text = typeof p.payload === "string" || Buffer.isBuffer(p.payload) || p.payload === undefined;
+  if (text || !p.contentType.startsWith("application/json")) return p.payload;
   return Buffer.from(JSON.stringify(p.payload));
 }
 
+/** Checks the schema cannot express (D-validation-status: 400 for a bad value caught outside schema validation). */
 function semanticError(contract: Contract, op: OperationSpec, body: unknown): ReturnType<typeof serializeError> | null {
   if (op.operationId === "trending") {
     const platforms = trendingPlatforms(contract);

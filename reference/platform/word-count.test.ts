@@ -2,6 +2,7 @@
 // metadata.word_count from it, and a client comparing the two would see any difference.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { SCRIPT_PIECES } from "../../test-support/script-pieces.ts";
 import { countWords, SPACE_UNIT } from "./word-count.ts";
 
 const bySplit = (text: string) => text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
@@ -24,14 +25,7 @@ const pieces = [
   "**",
   "_",
   "[x](y)",
-  "déjà",
-  "Ωμέγα",
-  "٣٤",
-  "日本語",
-  "𝒜𝒷",
-  "😀",
-  "—",
-  "…",
+  ...SCRIPT_PIECES,
   "\ud835",
   "\udc9c",
   "½",

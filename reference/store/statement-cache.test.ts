@@ -27,14 +27,19 @@ function counted(max?: number) {
   return { db, prepared };
 }
 
+/** rows 1..n, one insert statement run n times */
+async function fill(db: Kysely<Db>, n: number) {
+  for (let i = 1; i <= n; i++)
+    await db
+      .insertInto("t")
+      .values({ id: i, v: `v${i}` })
+      .execute();
+}
+
 describe("cachedStatements", () => {
   it("prepares a SQL text once and runs it again with new parameters", async () => {
     const { db, prepared } = counted();
-    for (let i = 1; i <= 5; i++)
-      await db
-        .insertInto("t")
-        .values({ id: i, v: `v${i}` })
-        .execute();
+    await fill(db, 5);
     const read = (id: number) => db.selectFrom("t").select("v").where("id", "=", id).executeTakeFirst();
     expect(await read(2)).toEqual({ v: "v2" });
     expect(await read(4)).toEqual({ v: "v4" });
@@ -64,11 +69,7 @@ describe("cachedStatements", () => {
 
   it("streams rows through a kept statement, and runs it again after", async () => {
     const { db, prepared } = counted();
-    for (let i = 1; i <= 3; i++)
-      await db
-        .insertInto("t")
-        .values({ id: i, v: `v${i}` })
-        .execute();
+    await fill(db, 3);
     const all = db.selectFrom("t").select("id").orderBy("id");
     expect((await all.execute()).map((r) => r.id)).toEqual([1, 2, 3]);
     const streamed: number[] = [];
