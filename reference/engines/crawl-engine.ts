@@ -50,23 +50,26 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
   /**
    * The browser's version of the page when it holds more text than the static one; the static one otherwise. Only
    * a page with little static text that runs script is rendered: without script the browser sees the same text.
+   * Each version comes with its word count (metadata.word_count), counted once.
    */
   async function withFallback(
     page: Page,
+    words: number,
     scripted: boolean,
     res: FetchedResponse,
     ctx: EngineContext,
-  ): Promise<EngineResult<Page>> {
-    const words = countWords(page.content);
-    if (!options.renderer || words >= minWords || !scripted) return { ok: true, value: page };
+  ): Promise<EngineResult<{ page: Page; words: number }>> {
+    const kept = { ok: true, value: { page, words } } as const;
+    if (!options.renderer || words >= minWords || !scripted) return kept;
     const r = await options.renderer.render(res.url, ctx.signal);
     // a page that takes the browser to a refused address fails as that target would (issue 12, D-target-refusal);
     // any other failure of the best-effort render leaves the static text standing
-    if (!r.ok) return r.code === "PLB_TARGET_FORBIDDEN" ? fetchFailure(r) : { ok: true, value: page };
+    if (!r.ok) return r.code === "PLB_TARGET_FORBIDDEN" ? fetchFailure(r) : kept;
     const extracted = await parser.extract(r.value.html, r.value.url, res.headers["content-language"], ctx.signal);
-    if (!extracted.ok) return { ok: true, value: page };
+    if (!extracted.ok) return kept;
     const rendered = asPage(extracted.value, r.value.url, true);
-    return { ok: true, value: countWords(rendered.content) > words ? rendered : page };
+    const renderedWords = countWords(rendered.content);
+    return renderedWords > words ? { ok: true, value: { page: rendered, words: renderedWords } } : kept;
   }
 
   return async function crawl(
@@ -99,10 +102,11 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
       read.value.kind === "html"
         ? asPage(read.value.page, res.url, false)
         : { link: res.url, title: read.value.title, content: read.value.content, metadata: { rendered: false } };
+    let words = countWords(page.content);
     if (read.value.kind === "html" && request.enableFallback !== false) {
-      const fallback = await withFallback(page, read.value.runsScript, res, ctx);
+      const fallback = await withFallback(page, words, read.value.runsScript, res, ctx);
       if (!fallback.ok) return fallback;
-      page = fallback.value;
+      ({ page, words } = fallback.value);
     }
     const metadata: Schemas["CrawlMetadata"] = {
       description: null,
@@ -113,7 +117,7 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
       ...page.metadata,
       status_code: res.status,
       content_type: type || (kind === "html" ? "text/html" : "text/plain"),
-      word_count: countWords(page.content),
+      word_count: words,
       fetched_at: new Date(options.clock.now()).toISOString(),
     };
     return {
