@@ -197,14 +197,36 @@ function parseAuthFlags(values: { issuer?: string; "starting-credits"?: string; 
   return { issuer, startingCredits: credits, cookieSecure: mode as "auto" | "always" | "never" };
 }
 
-function waitForSignal(close: () => Promise<void>): Promise<void> {
+/**
+ * Resolves when the parent that started this process with an IPC channel ends, never when there is none: the
+ * server's parent is `plumbline reference` itself when it started Node again with V8 flags (bin/relaunch.js), and
+ * the channel closes however the parent died, kill -9 included; the server must not outlive it. Called at the
+ * command's start, so a parent gone while the server starts is not missed; the channel is not what keeps the
+ * process alive.
+ */
+function parentEnded(): Promise<string> {
+  return new Promise((resolve) => {
+    if (!process.channel) return;
+    process.channel.unref();
+    process.once("disconnect", () => resolve("parent process ended"));
+  });
+}
+
+/** Resolves once closed after SIGINT, SIGTERM or `also` (the parent's end). */
+function waitForSignal(close: () => Promise<void>, also?: Promise<string>): Promise<void> {
   return new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      console.log(`${signal}: closing`);
+    let closing = false;
+    const stop = (why: string) => {
+      if (closing) return;
+      closing = true;
+      console.log(`${why}: closing`);
       close().then(resolve, resolve);
     };
     process.once("SIGINT", () => stop("SIGINT"));
     process.once("SIGTERM", () => stop("SIGTERM"));
+    also?.then(stop);
+  }).finally(() => {
+    if (process.connected) process.disconnect();
   });
 }
 
@@ -251,6 +273,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   if (argv[0] === "auth-server") return authServerCommand(argv.slice(1));
   if (argv[0] === "index") return indexCommand(argv.slice(1));
   if (argv[0] === "payments") return (await import("./payments-command.ts")).paymentsCommand(argv.slice(1));
+  const parentGone = parentEnded();
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -376,6 +399,6 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);
   if (ref.paymentTestKey && !values["payment-test-key"])
     console.log(`  pay per request: no payment method configured; test method with key ${ref.paymentTestKey}`);
-  await waitForSignal(() => ref.close());
+  await waitForSignal(() => ref.close(), parentGone);
   return 0;
 }

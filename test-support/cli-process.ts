@@ -3,12 +3,15 @@
 // mock and reference launchers are this with their own arguments.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { serverPid } from "../load/bench/thread-cpu.ts";
 
 export const BIN = fileURLToPath(new URL("../bin/plumbline.js", import.meta.url));
 
 export interface CliProcess {
   url: string;
   child: ChildProcess;
+  /** The process that serves: `plumbline reference` serves from a child Node it starts (bin/relaunch.js). */
+  serverPid(): number;
   stop(): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ export function startCliProcess(args: string[], name: string, cleanup: () => voi
       resolve({
         url: m[1],
         child,
+        serverPid: () => serverPid(child.pid as number),
         stop: () =>
           new Promise<void>((r) => {
             if (child.exitCode !== null || child.signalCode !== null) return r();

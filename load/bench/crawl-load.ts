@@ -17,7 +17,7 @@ import { createSender } from "../http-send.ts";
 import { median } from "../latency-summary.ts";
 import { freePort, startProcess } from "../peers/peer-processes.ts";
 import { probeP99 } from "./latency-probe.ts";
-import { type CrawlCpu, crawlCpu, threadCpu } from "./thread-cpu.ts";
+import { type CrawlCpu, crawlCpu, serverPid, threadCpu } from "./thread-cpu.ts";
 
 export interface CrawlLoadOptions {
   dataDir: string;
@@ -127,7 +127,8 @@ async function oneRun(
     const idle = probed ? await probe() : undefined;
     ok = 0;
     failed = 0;
-    const cpuBefore = threadCpu(child.pid as number);
+    const server = serverPid(child.pid as number);
+    const cpuBefore = threadCpu(server);
     const benchBefore = process.cpuUsage();
     const start = performance.now();
     const end = start + o.durationSeconds * 1_000;
@@ -140,14 +141,14 @@ async function oneRun(
     await Promise.all(workers);
     const seconds = (performance.now() - start) / 1_000;
     const bench = process.cpuUsage(benchBefore);
-    const cpuAfter = threadCpu(child.pid as number);
+    const cpuAfter = threadCpu(server);
     return {
       threads: threads === null ? "default" : String(threads),
       pagesPerSecond: ok / seconds,
       failed,
       idle,
       loaded,
-      cpu: crawlCpu(child.pid as number, cpuBefore, cpuAfter, parseThreads, bench.user + bench.system, ok + failed),
+      cpu: crawlCpu(server, cpuBefore, cpuAfter, parseThreads, bench.user + bench.system, ok + failed),
     };
   } finally {
     await stopSender();

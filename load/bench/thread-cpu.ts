@@ -4,6 +4,20 @@
 // V8's helper threads under 0.1 each).
 import { readdirSync, readFileSync } from "node:fs";
 
+/**
+ * The process that serves, given the pid the bench started: `plumbline reference` serves from a child Node it
+ * starts with V8 flags (bin/relaunch.js), itself a thin parent. The pid itself where it has no one child (or /proc
+ * cannot tell).
+ */
+export function serverPid(pid: number): number {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    return children.length === 1 ? Number(children[0]) : pid;
+  } catch {
+    return pid;
+  }
+}
+
 /** CPU seconds by thread id, or null where /proc cannot tell. */
 export function threadCpu(pid: number): Map<number, number> | null {
   if (process.platform !== "linux") return null;

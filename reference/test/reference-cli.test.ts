@@ -20,7 +20,7 @@ it("logs JSON lines with request ids and no credential, and exits 0 on SIGTERM",
   expect((await fetch(`${ref.url}/usage`, { headers: auth })).status).toBe(200);
   if (process.platform === "linux") {
     // issue 12: every thread but the event loop's runs below it (parse workers, V8's collectors, libuv's pool)
-    const pid = ref.child.pid as number;
+    const pid = ref.serverPid();
     const nice = (tid: string) =>
       Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ")[16]);
     // (a parse worker lowers itself once its module has loaded, which a cold start may still be doing)
