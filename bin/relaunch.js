@@ -49,10 +49,13 @@ export function relaunch(script, argv, flags) {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     detached: true,
   });
-  const pass = (signal) => () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-  };
-  const handlers = FORWARDED.map((s) => [s, pass(s)]);
+  /** @type {Array<[string, () => void]>} */
+  const handlers = FORWARDED.map((signal) => [
+    signal,
+    () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(/** @type {NodeJS.Signals} */ (signal));
+    },
+  ]);
   for (const [s, h] of handlers) process.on(s, h);
   return new Promise(() => {
     child.once("error", (e) => {

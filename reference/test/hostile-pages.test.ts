@@ -24,7 +24,8 @@ async function balance(): Promise<number> {
 /** The resident memory of `plumbline reference`: the thin parent and the server it starts (bin/relaunch.js). */
 function rssMb(...pids: number[]): number {
   let kb = 0;
-  for (const pid of new Set(pids)) kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+  for (const pid of new Set(pids))
+    kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
   return kb / 1024;
 }
 

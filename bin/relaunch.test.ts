@@ -1,0 +1,129 @@
+// bin/relaunch.js (issue 12): which command lines start Node again with the reference's V8 flags, and the thin
+// parent's contract with its child, on a small script instead of the reference (whose start takes seconds; the
+// reference's own case is reference/test/reference-relaunch.test.ts): flags given, signals passed on once, the
+// child's end mirrored, the parent's end the child's.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { REFERENCE_NODE_FLAGS, relaunchFlags } from "./relaunch.js";
+
+describe("relaunchFlags", () => {
+  const none: Record<string, string> = {};
+  it("relaunches the reference's server only, with the flags Node lacks", () => {
+    expect(relaunchFlags(["reference"], [], none)).toEqual(REFERENCE_NODE_FLAGS);
+    expect(relaunchFlags(["reference", "--port", "0"], ["--max-old-space-size=512"], none)).toEqual([
+      "--single-threaded-gc",
+    ]);
+    expect(relaunchFlags(["reference", "--port", "0"], ["--single-threaded-gc"], none)).toEqual([]);
+    for (const sub of ["keys", "auth-server", "index", "payments"])
+      expect(relaunchFlags(["reference", sub], [], none)).toEqual([]);
+    for (const cmd of [[], ["mock"], ["conformance", "--target", "x"], ["bench", "crawl-load"]])
+      expect(relaunchFlags(cmd, [], none)).toEqual([]);
+  });
+
+  it("runs in one process when asked (PLUMBLINE_RELAUNCH=0) or under an inspector", () => {
+    expect(relaunchFlags(["reference"], [], { PLUMBLINE_RELAUNCH: "0" })).toEqual([]);
+    expect(relaunchFlags(["reference"], [], { PLUMBLINE_RELAUNCH: "1" })).toEqual(REFERENCE_NODE_FLAGS);
+    for (const f of ["--inspect", "--inspect=9230", "--inspect-brk", "--inspect-wait=0"])
+      expect(relaunchFlags(["reference"], [f], none)).toEqual([]);
+    expect(relaunchFlags(["reference"], ["--inspect-port=9230"], none)).toEqual(REFERENCE_NODE_FLAGS);
+  });
+});
+
+// The script is its own parent: without the flag it relaunches itself; with it, it is the "server": it writes its
+// pid and Node flags, then does what its argument says.
+const SCRIPT = `
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { relaunch } from ${JSON.stringify(new URL("./relaunch.js", import.meta.url).href)};
+const [out, mode] = process.argv.slice(2);
+if (!process.execArgv.includes("--single-threaded-gc"))
+  await relaunch(fileURLToPath(import.meta.url), process.argv.slice(2), ["--single-threaded-gc"]);
+const log = (line) => writeFileSync(out, line + "\\n", { flag: "a" });
+log(JSON.stringify({ pid: process.pid, execArgv: process.execArgv }));
+if (mode === "exit-3") process.exit(3);
+if (mode === "kill-self") process.kill(process.pid, "SIGKILL");
+process.channel?.unref();
+let signals = 0;
+process.on("SIGINT", () => { signals++; setTimeout(() => { log("SIGINT x" + signals); process.exit(0); }, 300); });
+process.on("disconnect", () => { log("parent ended"); process.exit(0); });
+setInterval(() => {}, 1000);
+`;
+
+let dir: string;
+let script: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "plumbline-relaunch-"));
+  script = join(dir, "server.mjs");
+  writeFileSync(script, SCRIPT);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function start(mode: string, execArgv: string[] = []) {
+  const out = join(dir, `${mode}-${Math.random().toString(36).slice(2)}.log`);
+  writeFileSync(out, "");
+  const parent = spawn(process.execPath, [...execArgv, script, out, mode], { stdio: "ignore" });
+  const ended = new Promise<[number | null, string | null]>((r) => parent.once("exit", (c, s) => r([c, s])));
+  const lines = () => readFileSync(out, "utf8").split("\n").filter(Boolean);
+  const server = async () => {
+    await vi.waitFor(() => expect(lines().length).toBeGreaterThan(0), { timeout: 10_000 });
+    return JSON.parse(lines()[0]) as { pid: number; execArgv: string[] };
+  };
+  return { parent, ended, lines, server };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
+  }
+};
+
+describe("relaunch", () => {
+  it("starts a child Node with Node's own flags and the added ones", async () => {
+    const run = start("wait", ["--max-old-space-size=300"]);
+    const server = await run.server();
+    expect(server.pid).not.toBe(run.parent.pid);
+    expect(server.execArgv).toEqual(["--max-old-space-size=300", "--single-threaded-gc"]);
+    run.parent.kill("SIGINT");
+    expect(await run.ended).toEqual([0, null]);
+  });
+
+  it("passes a signal on once and ends with the child's exit code", async () => {
+    const run = start("wait");
+    const { pid } = await run.server();
+    run.parent.kill("SIGINT");
+    expect(await run.ended).toEqual([0, null]);
+    expect(run.lines()).toContain("SIGINT x1");
+    expect(alive(pid)).toBe(false);
+    expect(await start("exit-3").ended).toEqual([3, null]);
+  });
+
+  it("ends by the signal that ended the child", async () => {
+    expect(await start("kill-self").ended).toEqual([null, "SIGKILL"]);
+  });
+
+  it("takes the child down when it is killed itself (kill -9)", async () => {
+    const run = start("wait");
+    const { pid } = await run.server();
+    run.parent.kill("SIGKILL");
+    await run.ended;
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 5_000 });
+    expect(run.lines()).toContain("parent ended");
+  });
+
+  it("runs the child in a session of its own, so a terminal's Ctrl-C reaches it once, through the parent", async () => {
+    const run = start("wait");
+    const { pid } = await run.server();
+    const sid = (p: number) => readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ")[3];
+    expect(sid(pid)).toBe(String(pid));
+    expect(sid(pid)).not.toBe(sid(run.parent.pid as number));
+    (run.parent as ChildProcess).kill("SIGTERM");
+    // SIGTERM's default ends the child; the parent ends as it did
+    expect(await run.ended).toEqual([null, "SIGTERM"]);
+  });
+});
