@@ -22,11 +22,14 @@ describe("bench crawl-load against the reference it starts", () => {
       expect(round.pool).toMatchObject({ threads: "default", failed: 0 });
       expect(round.single.pagesPerSecond).toBeGreaterThan(0);
       expect(round.throughputRatio).toBeCloseTo(round.pool.pagesPerSecond / round.single.pagesPerSecond, 6);
-      // only the pool runs are probed: their loaded p99 over their idle p99
+      // only the pool runs are probed, in a window of their own after the one pages/s is measured in
       expect(round.single.idle).toBeUndefined();
+      expect(round.single.probedPagesPerSecond).toBeUndefined();
+      expect(round.pool.probedPagesPerSecond).toBeGreaterThan(0);
       expect(round.pool.idle?.health).toBeGreaterThan(0);
       expect(round.healthRatio).toBeCloseTo((round.pool.loaded?.health ?? 0) / (round.pool.idle?.health ?? 1), 6);
       if (process.platform === "linux") {
+        // read from the server's own threads, the child `plumbline reference` starts (bin/relaunch.js)
         for (const cpu of [round.single.cpu, round.pool.cpu]) {
           expect(cpu?.parse).toBeGreaterThan(0);
           expect(cpu?.loop).toBeGreaterThan(0);
