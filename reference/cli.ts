@@ -100,6 +100,11 @@ ${SEARCH_UPSTREAM_HELP}
   index add URL...        fill the search index from each site's sitemap (else its links): every page is fetched
                           and indexed; /crawl, crawl_results and deepcrawl add the pages they fetch too
 
+Process: the server runs in a child Node started with --single-threaded-gc (V8 reads it only at start; it
+halves the collectors' CPU per crawl), the command staying as a thin parent: signals are passed on, the exit
+code or signal is the server's, and the server closes when the parent ends, kill -9 included. One process
+instead: PLUMBLINE_RELAUNCH=0, or Node started with --single-threaded-gc or an --inspect flag.
+
 Implemented: every operation of the contract on the platform (auth, credits, batches, rate limits,
 discovery), with the OAuth authorization server and the account pages (/account: sign up, sign in, consent,
 dashboard).`;

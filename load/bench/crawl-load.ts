@@ -37,7 +37,7 @@ export interface RunFigures {
   /** measured without the probes */
   pagesPerSecond: number;
   failed: number;
-  /** pages/s while probed (pool runs): the probes' own cost */
+  /** pages/s in the probed window that follows (pool runs; later, so after a longer warm-up) */
   probedPagesPerSecond?: number;
   /** p99 ms of the probes (pool runs only: the one-thread run measures throughput) */
   idle?: { health: number; usage: number };
@@ -148,9 +148,9 @@ async function oneRun(
       return { pagesPerSecond: ok / seconds, failed, cpu };
     };
     const idle = probed ? await probe() : undefined;
-    // throughput without the probes, in every run alike: they are the bench's instrument, not crawl load, and cost
-    // the pool (40 requests/s and ~2.5 ms of the bench's CPU per crawl from the same two cores) but not a one-thread
-    // run, whose second core has room for them
+    // pages/s without the probes and after the same warm-up per parse thread, in every run alike: the probes are the
+    // bench's instrument, not crawl load (40 requests/s; ~2.5 ms of the bench's CPU per crawl, measured), which the
+    // pool pays from its two cores and a one-thread run from its free one
     const measured = await crawlFor();
     let loaded: RunFigures["loaded"];
     // then the same load again, probed: the probes start once the crawls are under way and end with them
@@ -261,7 +261,7 @@ export function renderCrawlLoad(r: CrawlLoadResult, o: CrawlLoadOptions): string
     "|---|---|---|---|---|---|---|",
     ...rows,
     ...cpuRows(r),
-    `pool pages/s while probed (the probes' own cost): ${r.rounds.map((d) => d.pool.probedPagesPerSecond?.toFixed(1) ?? "-").join(", ")}`,
+    `pool pages/s in the probed window after it: ${r.rounds.map((d) => d.pool.probedPagesPerSecond?.toFixed(1) ?? "-").join(", ")}`,
     `median round: pages/s, pool / one thread ${x(r.throughputRatio)} (target >= 1.5x); p99 loaded / idle: /health ${x(r.healthRatio)}, /usage ${x(r.usageRatio)} (target <= 2x)`,
   ].join("\n");
 }
