@@ -1,6 +1,6 @@
 // `plumbline reference` serves from a Node started with the V8 flags its parsing needs (issue 12). With V8's
 // parallel collectors, three isolates (the event loop and two parse threads) on two saturated cores spent 5-7 ms
-// of helper-thread CPU per crawl and each parse cost ~20% more CPU beside another than alone; with
+// of helper-thread CPU per crawl and a parse cost 10-20% more CPU beside another than alone; with
 // `--single-threaded-gc` the helpers fell to 3-4 ms per crawl and the pool's parse to the one thread's (load/README,
 // crawl-load). V8 reads that flag when it starts: set at run time it aborts the process (`Check failed:
 // concurrent_marking_handle_`), and Node refuses it in NODE_OPTIONS. So the command starts Node again, with the
