@@ -32,8 +32,8 @@ describe("relaunchFlags", () => {
   });
 });
 
-// The script is its own parent: without the flag it relaunches itself; with it, it is the "server": it writes its
-// pid and Node flags, then does what its argument says.
+// The script is its own parent: without the flag it relaunches itself; with it, it is the "server": it listens for
+// SIGINT and its parent's end, writes its pid and Node flags, then does what its argument says.
 const SCRIPT = `
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -42,14 +42,15 @@ const [out, mode] = process.argv.slice(2);
 if (!process.execArgv.includes("--single-threaded-gc"))
   await relaunch(fileURLToPath(import.meta.url), process.argv.slice(2), ["--single-threaded-gc"]);
 const log = (line) => writeFileSync(out, line + "\\n", { flag: "a" });
-log(JSON.stringify({ pid: process.pid, execArgv: process.execArgv }));
-if (mode === "exit-3") process.exit(3);
-if (mode === "kill-self") process.kill(process.pid, "SIGKILL");
 process.channel?.unref();
 let signals = 0;
 process.on("SIGINT", () => { signals++; setTimeout(() => { log("SIGINT x" + signals); process.exit(0); }, 300); });
 process.on("disconnect", () => { log("parent ended"); process.exit(0); });
 setInterval(() => {}, 1000);
+// written once it listens: the test signals it as soon as it reads this
+log(JSON.stringify({ pid: process.pid, execArgv: process.execArgv }));
+if (mode === "exit-3") process.exit(3);
+if (mode === "kill-self") process.kill(process.pid, "SIGKILL");
 `;
 
 let dir: string;
