@@ -2,7 +2,7 @@
 // parent's contract with its child, on a small script instead of the reference (whose start takes seconds; the
 // reference's own case is reference/test/reference-relaunch.test.ts): flags given, signals passed on once, the
 // child's end mirrored, the parent's end the child's.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,22 +33,30 @@ describe("relaunchFlags", () => {
 });
 
 // The script is its own parent: without the flag it relaunches itself; with it, it is the "server": it listens for
-// SIGINT and its parent's end, writes its pid and Node flags, then does what its argument says.
+// SIGINT and its parent's end (relaunch.js's parentEnded), writes its pid and Node flags, then does what its argument
+// says. "slow-start" loads relaunch.js only after a second of work, as the reference loads its modules.
+const RELAUNCH = JSON.stringify(new URL("./relaunch.js", import.meta.url).href);
 const SCRIPT = `
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { relaunch } from ${JSON.stringify(new URL("./relaunch.js", import.meta.url).href)};
 const [out, mode] = process.argv.slice(2);
-if (!process.execArgv.includes("--single-threaded-gc"))
-  await relaunch(fileURLToPath(import.meta.url), process.argv.slice(2), ["--single-threaded-gc"]);
 const log = (line) => writeFileSync(out, line + "\\n", { flag: "a" });
-process.channel?.unref();
+if (!process.execArgv.includes("--single-threaded-gc")) {
+  const { relaunch } = await import(${RELAUNCH});
+  await relaunch(fileURLToPath(import.meta.url), process.argv.slice(2), ["--single-threaded-gc"]);
+}
+if (mode === "slow-start") {
+  log(JSON.stringify({ pid: process.pid, execArgv: process.execArgv }));
+  const until = Date.now() + 1_000;
+  while (Date.now() < until);
+}
+const { parentEnded } = await import(${RELAUNCH});
 let signals = 0;
 process.on("SIGINT", () => { signals++; setTimeout(() => { log("SIGINT x" + signals); process.exit(0); }, 300); });
-process.on("disconnect", () => { log("parent ended"); process.exit(0); });
+parentEnded().then((why) => { log(why); process.exit(0); });
 setInterval(() => {}, 1000);
 // written once it listens: the test signals it as soon as it reads this
-log(JSON.stringify({ pid: process.pid, execArgv: process.execArgv }));
+if (mode !== "slow-start") log(JSON.stringify({ pid: process.pid, execArgv: process.execArgv }));
 if (mode === "exit-3") process.exit(3);
 if (mode === "kill-self") process.kill(process.pid, "SIGKILL");
 `;
@@ -62,10 +70,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(mode: string, execArgv: string[] = []) {
+function start(mode: string, execArgv: string[] = [], wrap: string[] = []) {
   const out = join(dir, `${mode}-${Math.random().toString(36).slice(2)}.log`);
   writeFileSync(out, "");
-  const parent = spawn(process.execPath, [...execArgv, script, out, mode], { stdio: "ignore" });
+  const command = [...wrap, process.execPath, ...execArgv, script, out, mode];
+  const parent = spawn(command[0], command.slice(1), { stdio: "ignore" });
   const ended = new Promise<[number | null, string | null]>((r) => parent.once("exit", (c, s) => r([c, s])));
   const lines = () => readFileSync(out, "utf8").split("\n").filter(Boolean);
   const server = async () => {
@@ -114,7 +123,39 @@ describe("relaunch", () => {
     run.parent.kill("SIGKILL");
     await run.ended;
     await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 5_000 });
-    expect(run.lines()).toContain("parent ended");
+    expect(run.lines()).toContain("parent process ended");
+  });
+
+  it("takes the child down when it is killed while the child still starts", async () => {
+    const run = start("slow-start");
+    const { pid } = await run.server(); // written before its second of work, before it watches its parent
+    run.parent.kill("SIGKILL");
+    await run.ended;
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000 });
+    expect(run.lines()).toContain("parent process ended");
+  });
+
+  it("stops and continues the child with itself (a terminal's Ctrl-Z, fg)", async () => {
+    const run = start("wait");
+    const { pid } = await run.server();
+    const state = (p: number) => /^State:\s+(\w)/m.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1];
+    run.parent.kill("SIGTSTP");
+    await vi.waitFor(() => expect([state(run.parent.pid as number), state(pid)]).toEqual(["T", "T"]), {
+      timeout: 5_000,
+    });
+    run.parent.kill("SIGCONT");
+    await vi.waitFor(() => expect([state(run.parent.pid as number), state(pid)]).not.toContain("T"), {
+      timeout: 5_000,
+    });
+    run.parent.kill("SIGINT");
+    expect(await run.ended).toEqual([0, null]);
+  });
+
+  // as PID 1 (a container's first process) it has no default action for a signal it raises on itself
+  const unshare = spawnSync("unshare", ["-pf", "--mount-proc", "true"]).status === 0;
+  it.runIf(unshare)("as PID 1, ends with 128 + the signal that ended the child", async () => {
+    const run = start("kill-self", [], ["unshare", "-pf", "--mount-proc"]);
+    expect(await run.ended).toEqual([128 + 9, null]);
   });
 
   it("runs the child in a session of its own, so a terminal's Ctrl-C reaches it once, through the parent", async () => {

@@ -1,6 +1,7 @@
 // `plumbline reference`: the reference implementation, and `plumbline reference keys …` to administer accounts.
 import { randomFill } from "node:crypto";
 import { parseArgs } from "node:util";
+import { parentEnded } from "../bin/relaunch.js";
 import { DEEPCRAWL_FLAGS, deepcrawlOptions } from "./deepcrawl/deepcrawl-flags.ts";
 import { INDEX_HELP, indexCommand } from "./search/index-command.ts";
 import { parseSearchUpstreams, SEARCH_UPSTREAM_FLAGS, SEARCH_UPSTREAM_HELP } from "./search/upstream-flags.ts";
@@ -101,9 +102,10 @@ ${SEARCH_UPSTREAM_HELP}
                           and indexed; /crawl, crawl_results and deepcrawl add the pages they fetch too
 
 Process: the server runs in a child Node started with --single-threaded-gc (V8 reads it only at start; it
-halves the collectors' CPU per crawl), the command staying as a thin parent: signals are passed on, the exit
-code or signal is the server's, and the server closes when the parent ends, kill -9 included. One process
-instead: PLUMBLINE_RELAUNCH=0, or Node started with --single-threaded-gc or an --inspect flag.
+halves the collectors' CPU per crawl), the command staying as a thin parent: signals are passed on (Ctrl-Z and
+fg too), the exit code or signal is the server's, and the server closes when the parent ends, kill -9 included;
+a SIGTERM or SIGINT repeated while it closes is ignored. One process instead: PLUMBLINE_RELAUNCH=0, or Node
+started with --single-threaded-gc or an --inspect flag (on its command line or in NODE_OPTIONS).
 
 Implemented: every operation of the contract on the platform (auth, credits, batches, rate limits,
 discovery), with the OAuth authorization server and the account pages (/account: sign up, sign in, consent,
@@ -203,36 +205,24 @@ function parseAuthFlags(values: { issuer?: string; "starting-credits"?: string; 
 }
 
 /**
- * Resolves when the parent that started this process with an IPC channel ends, never when there is none: the
- * server's parent is `plumbline reference` itself when it started Node again with V8 flags (bin/relaunch.js), and
- * the channel closes however the parent died, kill -9 included; the server must not outlive it. Called at the
- * command's start, so a parent gone while the server starts is not missed; the channel is not what keeps the
- * process alive.
+ * Why the server must close: SIGINT, SIGTERM or `also` (the end of the parent it must not outlive,
+ * bin/relaunch.js). Listened for before the server says it listens, so a signal sent as soon as a caller reads that
+ * line is not fatal; a signal repeated while closing is ignored (systemd sends SIGTERM to every process of the unit,
+ * and the parent passes its own on too).
  */
-function parentEnded(): Promise<string> {
+function stopRequested(also?: Promise<string>): Promise<string> {
   return new Promise((resolve) => {
-    if (!process.channel) return;
-    process.channel.unref();
-    process.once("disconnect", () => resolve("parent process ended"));
+    process.on("SIGINT", () => resolve("SIGINT"));
+    process.on("SIGTERM", () => resolve("SIGTERM"));
+    also?.then(resolve);
   });
 }
 
-/** Resolves once closed after SIGINT, SIGTERM or `also` (the parent's end). */
-function waitForSignal(close: () => Promise<void>, also?: Promise<string>): Promise<void> {
-  return new Promise<void>((resolve) => {
-    let closing = false;
-    const stop = (why: string) => {
-      if (closing) return;
-      closing = true;
-      console.log(`${why}: closing`);
-      close().then(resolve, resolve);
-    };
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
-    also?.then(stop);
-  }).finally(() => {
-    if (process.connected) process.disconnect();
-  });
+/** Closes once a stop is requested; then lets go of the parent's channel, if any, so the process can end. */
+async function closeOn(stop: Promise<string>, close: () => Promise<void>): Promise<void> {
+  console.log(`${await stop}: closing`);
+  await close().catch(() => {});
+  if (process.connected) process.disconnect();
 }
 
 async function authServerCommand(argv: string[]): Promise<number> {
@@ -268,8 +258,9 @@ async function authServerCommand(argv: string[]): Promise<number> {
     logger: values.log,
     ...auth,
   });
+  const stop = stopRequested();
   console.log(`plumbline auth server listening on ${server.url} (issuer ${server.issuer}; ${server.database})`);
-  await waitForSignal(() => server.close());
+  await closeOn(stop, () => server.close());
   return 0;
 }
 
@@ -278,7 +269,6 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   if (argv[0] === "auth-server") return authServerCommand(argv.slice(1));
   if (argv[0] === "index") return indexCommand(argv.slice(1));
   if (argv[0] === "payments") return (await import("./payments-command.ts")).paymentsCommand(argv.slice(1));
-  const parentGone = parentEnded();
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -390,6 +380,7 @@ export async function referenceCommand(argv: string[]): Promise<number> {
     ...deepcrawlOptions(values),
     searchUpstreams,
   });
+  const stop = stopRequested(parentEnded());
   // the process is the reference's own: every thread but the event loop's runs below it (parse workers, V8's
   // garbage collectors, libuv's pool; issue 12). startReference() in another program leaves that program's threads be.
   const { lowerHelperThreads } = await import("./engines/parse/thread-priority.ts");
@@ -404,6 +395,6 @@ export async function referenceCommand(argv: string[]): Promise<number> {
   if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);
   if (ref.paymentTestKey && !values["payment-test-key"])
     console.log(`  pay per request: no payment method configured; test method with key ${ref.paymentTestKey}`);
-  await waitForSignal(() => ref.close(), parentGone);
+  await closeOn(stop, () => ref.close());
   return 0;
 }
