@@ -117,18 +117,13 @@ describe("relaunch", () => {
     expect(await start("kill-self").ended).toEqual([null, "SIGKILL"]);
   });
 
-  it("takes the child down when it is killed itself (kill -9)", async () => {
-    const run = start("wait");
+  // "slow-start" writes its pid before its second of work, before it watches its parent
+  it.each([
+    ["once the child runs", "wait"],
+    ["while the child still starts", "slow-start"],
+  ])("takes the child down when it is killed itself (kill -9) %s", async (_when, mode) => {
+    const run = start(mode);
     const { pid } = await run.server();
-    run.parent.kill("SIGKILL");
-    await run.ended;
-    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 5_000 });
-    expect(run.lines()).toContain("parent process ended");
-  });
-
-  it("takes the child down when it is killed while the child still starts", async () => {
-    const run = start("slow-start");
-    const { pid } = await run.server(); // written before its second of work, before it watches its parent
     run.parent.kill("SIGKILL");
     await run.ended;
     await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000 });
