@@ -10,7 +10,7 @@
 // - the child's end is the parent's: the same exit code, or the same signal raised again;
 // - the parent's end is the child's: the child watches an IPC channel, which closes when the parent dies however it
 //   died (kill -9 included), and then shuts down as on SIGTERM (reference/cli.ts).
-// Plain JavaScript: it runs before tsx is loaded, so the parent stays small (~40 MB) and starts in ~50 ms.
+// Plain JavaScript: it runs before tsx is loaded, so the parent stays small (~45 MB RSS) and starts in ~50 ms.
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 
