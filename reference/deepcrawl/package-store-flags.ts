@@ -1,7 +1,7 @@
 // The `plumbline reference` flags choosing an S3-compatible bucket for deepcrawl packages (issue 11 "Scale-out"),
 // parsed into startReference's `packageS3`. Credentials are never a flag: the AWS SDK reads them from its standard
 // chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles), so none is printed or kept in shell history.
-import { checkS3Endpoint, parsePackageStoreUrl, type S3PackageStoreOptions } from "./s3-package-store.ts";
+import { checkS3Endpoint, parsePackageStoreUrl, type S3PackageStoreOptions } from "./s3-package-store-options.ts";
 
 export const PACKAGE_STORE_FLAGS = {
   "package-store": { type: "string" as const },

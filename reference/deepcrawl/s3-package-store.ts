@@ -16,22 +16,9 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { checkPackageKey, type PackageStore } from "./package-store.ts";
+import { checkS3Endpoint, type S3PackageStoreOptions, validBucket, validPrefix } from "./s3-package-store-options.ts";
 
-export interface S3PackageStoreOptions {
-  bucket: string;
-  /** packages are written under PREFIX/ (slash-separated plain segments) */
-  prefix?: string;
-  /** an S3-compatible endpoint (MinIO, Ceph, R2, …); default: AWS, or the SDK's AWS_ENDPOINT_URL_S3 */
-  endpoint?: string;
-  /** default $AWS_REGION, else us-east-1 */
-  region?: string;
-  /** path-style addressing (ENDPOINT/BUCKET/KEY), which MinIO and most self-hosted stores need */
-  forcePathStyle?: boolean;
-  /** bytes of one multipart part, at least 5 MiB (S3's minimum); default 5 MiB */
-  partSize?: number;
-  /** explicit credentials (tests); default: the SDK's standard chain */
-  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
-}
+export { checkS3Endpoint, parsePackageStoreUrl, type S3PackageStoreOptions } from "./s3-package-store-options.ts";
 
 export interface S3PackageStore extends PackageStore {
   /** HeadBucket: resolves when the bucket answers, else rejects saying what is wrong (start-up check) */
@@ -40,38 +27,7 @@ export interface S3PackageStore extends PackageStore {
 }
 
 const MIB = 1024 * 1024;
-const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-const PREFIX = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/;
 const CHECK_TIMEOUT_MS = 15_000;
-
-/** `s3://BUCKET[/PREFIX]` (the `--package-store` flag) into its parts; throws on anything else. */
-export function parsePackageStoreUrl(text: string): { bucket: string; prefix?: string } {
-  const m = /^s3:\/\/([^/?#]+)(?:\/([^?#]*))?$/.exec(text);
-  const bucket = m?.[1] ?? "";
-  const prefix = m?.[2]?.replace(/\/+$/, "") || undefined;
-  if (!m || !BUCKET.test(bucket) || (prefix !== undefined && !validPrefix(prefix)))
-    throw new Error(
-      `--package-store takes s3://BUCKET[/PREFIX] (a bucket name of 3-63 lowercase letters, digits, dots and hyphens; a prefix of plain path segments), not "${text}"`,
-    );
-  return prefix ? { bucket, prefix } : { bucket };
-}
-
-const validPrefix = (p: string) => PREFIX.test(p) && !p.split("/").some((s) => s === "." || s === "..");
-
-/** An endpoint is an http(s) origin, perhaps with a path; credentials never ride in it. */
-export function checkS3Endpoint(endpoint: string): string {
-  let u: URL;
-  try {
-    u = new URL(endpoint);
-  } catch {
-    throw new Error(`--s3-endpoint takes an http(s) URL, not "${endpoint}"`);
-  }
-  if (u.protocol !== "http:" && u.protocol !== "https:")
-    throw new Error(`--s3-endpoint takes an http(s) URL, not "${endpoint}"`);
-  if (u.username || u.password)
-    throw new Error("--s3-endpoint takes no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead");
-  return endpoint;
-}
 
 interface SdkError {
   name?: string;
@@ -108,7 +64,7 @@ function explainCheck(err: unknown): string {
 
 export function createS3PackageStore(o: S3PackageStoreOptions): S3PackageStore {
   const Bucket = o.bucket;
-  if (!BUCKET.test(Bucket)) throw new Error(`not an S3 bucket name: "${Bucket}"`);
+  if (!validBucket(Bucket)) throw new Error(`not an S3 bucket name: "${Bucket}"`);
   if (o.prefix !== undefined && !validPrefix(o.prefix)) throw new Error(`not a package key prefix: "${o.prefix}"`);
   if (o.endpoint !== undefined) checkS3Endpoint(o.endpoint);
   const partSize = o.partSize ?? 5 * MIB;

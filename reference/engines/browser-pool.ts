@@ -7,7 +7,7 @@
 // wait in a bounded queue, for a bounded time: a full queue or a long wait is
 // PLB_SERVICE_UNAVAILABLE (503 on /screenshot), never an unbounded backlog. Every context is closed whatever
 // happens; one that will not close takes the browser down with it, and the next caller gets a new one.
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { EngineResult } from "../platform/engines.ts";
 import { prepareRouting } from "./route-through-client.ts";
 
@@ -102,11 +102,14 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
   function shared(): Promise<Browser> {
     if (!browser) {
       launches++;
-      const launching = chromium.launch({
-        executablePath,
-        args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
-        headless: true,
-      });
+      // playwright-core is loaded here, at the first launch, not with the reference (~0.4 s of its start)
+      const launching = import("playwright-core").then(({ chromium }) =>
+        chromium.launch({
+          executablePath,
+          args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+          headless: true,
+        }),
+      );
       browser = launching;
       const forget = () => {
         if (browser !== launching) return;

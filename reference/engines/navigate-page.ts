@@ -2,7 +2,7 @@
 // a redirected navigation is aborted and taken to where it ended, so the page keeps its real URL. Shared by the
 // crawl's renders and /screenshot. Failures are values: the navigation's own failure (a refused address is
 // PLB_TARGET_FORBIDDEN), PLB_TARGET_TIMEOUT past the deadline, PLB_UPSTREAM_FAILED otherwise.
-import { errors, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { Schemas } from "../../spec/index.ts";
 import type { EngineResult } from "../platform/engines.ts";
 import type { Navigation } from "./route-through-client.ts";
@@ -10,6 +10,12 @@ import type { Navigation } from "./route-through-client.ts";
 export type WaitUntil = NonNullable<Schemas["ScreenshotRequest"]["wait_until"]>;
 
 const MAX_HOPS = 5;
+
+/**
+ * Playwright's TimeoutError, told by its name: playwright-core is loaded only when Chromium first starts
+ * (browser-pool.ts), not with every module that handles its errors.
+ */
+export const isBrowserTimeout = (err: unknown): boolean => err instanceof Error && err.name === "TimeoutError";
 const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split("\n")[0];
 
 /** The main document's status, once the page is `waitUntil`; `deadline` is a Date.now() value. */
@@ -29,7 +35,7 @@ export async function navigate(
       return { ok: true, value: response?.status() ?? 0 };
     } catch (err) {
       if (nav.failure) return { ok: false, code: nav.failure.code, message: nav.failure.message };
-      if (err instanceof errors.TimeoutError || Date.now() >= deadline) return timedOut(url);
+      if (isBrowserTimeout(err) || Date.now() >= deadline) return timedOut(url);
       if (!nav.redirectedTo || hops >= MAX_HOPS)
         return { ok: false, code: "PLB_UPSTREAM_FAILED", message: `The page ${url} did not load: ${firstLine(err)}` };
       target = nav.redirectedTo;

@@ -5,11 +5,11 @@
 //   not ready within timeout_ms, a selector that never appears   PLB_TARGET_TIMEOUT (504, D-screenshot-readiness)
 //   unreachable, answered >= 400, crashed, navigated away        PLB_UPSTREAM_FAILED (502)
 //   a selector that is not CSS                                   PLB_BAD_VALUE (400)
-import { type BrowserContext, errors, type Locator, type Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import type { EngineResult } from "../platform/engines.ts";
 import { createByteBudget } from "./byte-budget.ts";
 import type { HttpClient } from "./http-client.ts";
-import { leftThePage, navigate } from "./navigate-page.ts";
+import { isBrowserTimeout, leftThePage, navigate } from "./navigate-page.ts";
 import { routeThroughClient } from "./route-through-client.ts";
 import type { ShotSettings } from "./screenshot-options.ts";
 
@@ -65,7 +65,7 @@ async function waitFor(
     await locator.waitFor({ state, timeout: Math.max(1, deadline - Date.now()) });
     return { ok: true, value: locator };
   } catch (err) {
-    if (err instanceof errors.TimeoutError)
+    if (isBrowserTimeout(err))
       return timeout(
         `No ${state === "visible" ? "visible " : ""}element matched "${selector.slice(0, 100)}" within ${s.timeoutMs} ms`,
       );
@@ -141,8 +141,7 @@ export async function captureScreenshot(
     const { clip, cut } = await clipOf(page, element, s, c);
     return { ok: true, value: { body: await page.screenshot({ ...options, fullPage: true, clip }), cut } };
   } catch (err) {
-    if (err instanceof errors.TimeoutError)
-      return timeout(`The screenshot of ${s.url} took too long: ${firstLine(err)}`);
+    if (isBrowserTimeout(err)) return timeout(`The screenshot of ${s.url} took too long: ${firstLine(err)}`);
     return upstream(`The page ${s.url} could not be captured: ${firstLine(err)}`);
   } finally {
     signal?.removeEventListener("abort", onAbort);
