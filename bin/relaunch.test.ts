@@ -68,7 +68,12 @@ beforeAll(() => {
   script = join(dir, "server.mjs");
   writeFileSync(script, SCRIPT);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// a server a failed test left running (its own session: it would outlive the test run)
+const servers: number[] = [];
+afterAll(() => {
+  for (const pid of servers) if (alive(pid)) process.kill(pid, "SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function start(mode: string, execArgv: string[] = [], wrap: string[] = []) {
   const out = join(dir, `${mode}-${Math.random().toString(36).slice(2)}.log`);
@@ -79,7 +84,9 @@ function start(mode: string, execArgv: string[] = [], wrap: string[] = []) {
   const lines = () => readFileSync(out, "utf8").split("\n").filter(Boolean);
   const server = async () => {
     await vi.waitFor(() => expect(lines().length).toBeGreaterThan(0), { timeout: 10_000 });
-    return JSON.parse(lines()[0]) as { pid: number; execArgv: string[] };
+    const server = JSON.parse(lines()[0]) as { pid: number; execArgv: string[] };
+    servers.push(server.pid);
+    return server;
   };
   return { parent, ended, lines, server };
 }
