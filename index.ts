@@ -48,7 +48,7 @@ export type {
   DeepcrawlPageHook,
   DeepcrawlSettings,
 } from "./reference/deepcrawl/deepcrawl-options.ts";
-export type { S3PackageStoreOptions } from "./reference/deepcrawl/s3-package-store.ts";
+export type { S3PackageStoreOptions } from "./reference/deepcrawl/s3-package-store-options.ts";
 export { createPageIndex } from "./reference/search/create-page-index.ts";
 export { deepcrawlIndexSink, indexingCrawl } from "./reference/search/index-feeds.ts";
 export { type IndexSitesOptions, type IndexSitesResult, indexSites } from "./reference/search/index-sites.ts";

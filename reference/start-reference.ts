@@ -15,7 +15,7 @@ import {
   type ReferenceDeepcrawl,
   type ReferenceDeepcrawlOptions,
 } from "./deepcrawl/reference-deepcrawl.ts";
-import type { S3PackageStoreOptions } from "./deepcrawl/s3-package-store.ts";
+import type { S3PackageStoreOptions } from "./deepcrawl/s3-package-store-options.ts";
 import type { ModelOptions } from "./engines/extract/model-extract.ts";
 import { createExtractEngine } from "./engines/extract-engine.ts";
 import {

@@ -3,7 +3,7 @@
 // Bad values are refused with the flag's name.
 import { PACKAGE_STORE_FLAGS, type PackageStoreFlagValues, packageStoreOptions } from "./package-store-flags.ts";
 import type { ReferenceDeepcrawlOptions } from "./reference-deepcrawl.ts";
-import type { S3PackageStoreOptions } from "./s3-package-store.ts";
+import type { S3PackageStoreOptions } from "./s3-package-store-options.ts";
 
 export const DEEPCRAWL_FLAGS = {
   "package-dir": { type: "string" as const },

@@ -2,7 +2,7 @@
 // database) unless an S3-compatible bucket is configured (`packageS3`). The bucket is checked before the reference
 // starts, so a wrong name, endpoint or credential stops start-up with a clear message instead of failing every task.
 import { createFilePackageStore, defaultPackageDir, type PackageStore } from "./package-store.ts";
-import type { S3PackageStoreOptions } from "./s3-package-store.ts";
+import type { S3PackageStoreOptions } from "./s3-package-store-options.ts";
 
 export interface PackageStoreChoice {
   dataDir?: string;

@@ -7,7 +7,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type S3StandIn, startS3StandIn } from "../../test-support/s3-stand-in.ts";
-import { createS3PackageStore, parsePackageStoreUrl, type S3PackageStore } from "./s3-package-store.ts";
+import { createS3PackageStore, type S3PackageStore } from "./s3-package-store.ts";
+import { parsePackageStoreUrl } from "./s3-package-store-options.ts";
 
 const MIB = 1024 * 1024;
 const credentials = { accessKeyId: "stand-in", secretAccessKey: "stand-in" };

@@ -18,8 +18,6 @@ import { Upload } from "@aws-sdk/lib-storage";
 import { checkPackageKey, type PackageStore } from "./package-store.ts";
 import { checkS3Endpoint, type S3PackageStoreOptions, validBucket, validPrefix } from "./s3-package-store-options.ts";
 
-export { checkS3Endpoint, parsePackageStoreUrl, type S3PackageStoreOptions } from "./s3-package-store-options.ts";
-
 export interface S3PackageStore extends PackageStore {
   /** HeadBucket: resolves when the bucket answers, else rejects saying what is wrong (start-up check) */
   check(): Promise<void>;
