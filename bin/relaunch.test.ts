@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { processEnded, processState } from "../test-support/process-state.ts";
 import { REFERENCE_NODE_FLAGS, relaunchFlags } from "./relaunch.js";
 
 describe("relaunchFlags", () => {
@@ -91,14 +92,7 @@ function start(mode: string, execArgv: string[] = [], wrap: string[] = []) {
   return { parent, ended, lines, server };
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
-  } catch {
-    return false;
-  }
-};
+const alive = (pid: number) => !processEnded(pid);
 
 describe("relaunch", () => {
   it("starts a child Node with Node's own flags and the added ones", async () => {
@@ -140,13 +134,12 @@ describe("relaunch", () => {
   it("stops and continues the child with itself (a terminal's Ctrl-Z, fg)", async () => {
     const run = start("wait");
     const { pid } = await run.server();
-    const state = (p: number) => /^State:\s+(\w)/m.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1];
     run.parent.kill("SIGTSTP");
-    await vi.waitFor(() => expect([state(run.parent.pid as number), state(pid)]).toEqual(["T", "T"]), {
+    await vi.waitFor(() => expect([processState(run.parent.pid as number), processState(pid)]).toEqual(["T", "T"]), {
       timeout: 5_000,
     });
     run.parent.kill("SIGCONT");
-    await vi.waitFor(() => expect([state(run.parent.pid as number), state(pid)]).not.toContain("T"), {
+    await vi.waitFor(() => expect([processState(run.parent.pid as number), processState(pid)]).not.toContain("T"), {
       timeout: 5_000,
     });
     run.parent.kill("SIGINT");

@@ -128,11 +128,11 @@ async function oneRun(
         probeP99(`${url}/health`, KEY, probeMs, PROBE_GAP_MS),
         probeP99(`${url}/usage`, KEY, probeMs, PROBE_GAP_MS),
       ]).then(([health, usage]) => ({ health, usage }));
+    const server = serverPid(child.pid as number);
     /** `connections` crawls at a time for the run's duration, and what they cost; `during` starts once under way. */
     const crawlFor = async (during?: () => Promise<unknown>) => {
       ok = 0;
       failed = 0;
-      const server = serverPid(child.pid as number);
       const cpuBefore = threadCpu(server);
       const benchBefore = process.cpuUsage();
       const start = performance.now();

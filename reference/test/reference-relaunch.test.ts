@@ -9,18 +9,11 @@ import { join } from "node:path";
 import { afterAll, expect, it, vi } from "vitest";
 import { serverPid } from "../../load/bench/thread-cpu.ts";
 import { BIN } from "../../test-support/cli-process.ts";
+import { processEnded } from "../../test-support/process-state.ts";
 import { type ReferenceProcess, startReferenceProcess } from "../../test-support/reference-process.ts";
 
 let ref: ReferenceProcess | undefined;
 afterAll(async () => ref?.stop());
-
-const gone = (pid: number) => {
-  try {
-    return /^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
-  } catch {
-    return true;
-  }
-};
 
 it.runIf(process.platform === "linux")(
   "serves from a child Node with the flag, which closes when the command is killed with SIGKILL",
@@ -36,7 +29,7 @@ it.runIf(process.platform === "linux")(
     });
 
     ref.child.kill("SIGKILL");
-    await vi.waitFor(() => expect(gone(server)).toBe(true), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(() => expect(processEnded(server)).toBe(true), { timeout: 20_000, interval: 100 });
     await expect(fetch(`${ref.url}/health`)).rejects.toThrow();
     // it closed as on SIGTERM (its output is the parent's, inherited: the pipe outlives the parent)
     expect(out).toContain("parent process ended: closing");
@@ -58,7 +51,7 @@ it.runIf(process.platform === "linux")(
     r.child.kill("SIGTERM");
     expect(await ended).toEqual([0, null]);
     expect(out.match(/SIGTERM: closing/g)).toHaveLength(1);
-    expect(gone(server)).toBe(true);
+    expect(processEnded(server)).toBe(true);
   },
   60_000,
 );
@@ -83,7 +76,7 @@ it.runIf(process.platform === "linux")(
       { timeout: 5_000, interval: 20 },
     );
     r.kill("SIGKILL"); // while the server is still loading its modules (it takes seconds)
-    await vi.waitFor(() => expect(gone(server)).toBe(true), { timeout: 40_000, interval: 200 });
+    await vi.waitFor(() => expect(processEnded(server)).toBe(true), { timeout: 40_000, interval: 200 });
     // it may have started and closed, or ended before listening; it never keeps serving
     if (out.includes("listening on")) expect(out).toContain("parent process ended: closing");
     rmSync(dataDir, { recursive: true, force: true });
