@@ -53,12 +53,12 @@ const xmlEscape = (s: string) =>
 const md5 = (b: Buffer) => createHash("md5").update(b).digest("hex");
 
 class S3Error extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
     super(message);
+    this.status = status;
+    this.code = code;
   }
 }
 

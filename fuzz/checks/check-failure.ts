@@ -34,8 +34,10 @@ export function fail(check: CheckId, message: string): CheckFailure {
 
 /** Thrown inside a fast-check predicate so the runner records and shrinks the case. */
 export class PropertyFailure extends Error {
-  constructor(readonly failures: CheckFailure[]) {
+  readonly failures: CheckFailure[];
+  constructor(failures: CheckFailure[]) {
     super(failures.map((f) => `[${f.check}] ${f.message}`).join("; "));
+    this.failures = failures;
     this.name = "PropertyFailure";
   }
 }

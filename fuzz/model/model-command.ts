@@ -24,7 +24,10 @@ export type CommandSpec =
 type Obj = Record<string, unknown>;
 
 export class ModelCommand implements fc.AsyncCommand<Model, Real, false> {
-  constructor(readonly spec: CommandSpec) {}
+  readonly spec: CommandSpec;
+  constructor(spec: CommandSpec) {
+    this.spec = spec;
+  }
 
   check(m: Readonly<Model>): boolean {
     if (this.spec.kind === "advance") return m.clock && m.exact !== null;

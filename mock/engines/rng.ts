@@ -32,10 +32,12 @@ export function createRng(seed: number, ...parts: unknown[]): Rng {
 // A class, not an object of closures: one generator is made per search hit, so per-instance closures showed
 // up in profiles of the mock under load.
 class SeededRng implements Rng {
-  constructor(
-    private readonly gen: RandomGenerator,
-    private readonly id: string,
-  ) {}
+  private readonly gen: RandomGenerator;
+  private readonly id: string;
+  constructor(gen: RandomGenerator, id: string) {
+    this.gen = gen;
+    this.id = id;
+  }
   int(min: number, max: number): number {
     return max <= min ? min : uniformInt(this.gen, min, max);
   }

@@ -39,7 +39,10 @@ export function createOidcAdapterClass(
   };
 
   return class SqlOidcAdapter implements OidcAdapter {
-    constructor(readonly model: string) {}
+    readonly model: string;
+    constructor(model: string) {
+      this.model = model;
+    }
     private key(id: string) {
       return `${this.model}:${id}`;
     }

@@ -9,11 +9,12 @@ export interface ClientOptions {
 }
 
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: { error?: string; message?: string; code?: string },
-  ) {
+  readonly status: number;
+  readonly body: { error?: string; message?: string; code?: string };
+  constructor(status: number, body: { error?: string; message?: string; code?: string }) {
     super(`API error: ${status} ${body.message ?? body.error ?? ""}`.trim());
+    this.status = status;
+    this.body = body;
   }
 }
 
