@@ -19,7 +19,7 @@ import { type AdmittedPayment, hasPaymentCredential } from "./payment-gate.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { trendingPlatforms } from "./request-defaults.ts";
 import { baseUrlOf, sendError } from "./request-state.ts";
-import type { Account } from "./stores.ts";
+import type { Account, Hold } from "./stores.ts";
 
 type Outcome =
   | { ok: true; value: Produced; cost: number }
@@ -52,6 +52,43 @@ function semanticError(contract: Contract, op: OperationSpec, body: unknown): Re
     }
   }
   return null;
+}
+
+/**
+ * The holds of one request not yet settled or released. When the client hangs up, every open hold is released at
+ * once, in the close event itself (D-batch-execution): an entry still running then is neither charged nor released
+ * again when it ends, so the balance a later request reads never changes because of a request its client gave up.
+ */
+class OpenHolds {
+  private readonly holds = new Set<Hold>();
+  readonly abandoned: Outcome = {
+    ok: false,
+    code: "PLB_UPSTREAM_FAILED",
+    message: "Cancelled: the client closed the connection",
+    cost: 0,
+  };
+  private readonly hangUp: AbortSignal;
+  constructor(hangUp: AbortSignal, release: (hold: Hold) => Promise<unknown>) {
+    this.hangUp = hangUp;
+    hangUp.addEventListener(
+      "abort",
+      () => {
+        for (const hold of this.holds) void release(hold);
+        this.holds.clear();
+      },
+      { once: true },
+    );
+  }
+  /** Tracks a hold just taken; false when the client has already gone (the caller releases it now). */
+  open(hold: Hold): boolean {
+    if (this.hangUp.aborted) return false;
+    this.holds.add(hold);
+    return true;
+  }
+  /** Takes a hold back to settle or release it; false when the hang-up released it already. */
+  close(hold: Hold): boolean {
+    return this.holds.delete(hold);
+  }
 }
 
 export function createPaidHandler(
@@ -87,12 +124,17 @@ export function createPaidHandler(
     requestId: string,
     inBatch: boolean,
     paid: boolean,
+    holds: OpenHolds,
   ): Promise<(() => Promise<Outcome>) | null> {
     const exec = executors[op.operationId];
     const credits = contract.prices.entryCredits(op.operationId, entry);
     if (paid) return () => runPaid(exec, entry, ctx, requestId, inBatch, op, credits);
     const hold = await accounts.hold(ctx.account.id, credits, { operationId: op.operationId, requestId });
     if (!hold) return null;
+    if (!holds.open(hold)) {
+      await accounts.release(hold);
+      return async () => holds.abandoned;
+    }
     return async () => {
       let r: Awaited<ReturnType<Executor>>;
       try {
@@ -100,10 +142,12 @@ export function createPaidHandler(
       } catch (err) {
         // an engine bug is this call's (or this batch entry's) 500, uncharged; it must not abort a batch whose
         // earlier entries were already charged (D-charging: failed calls cost nothing)
-        await accounts.release(hold);
+        if (holds.close(hold)) await accounts.release(hold);
         onBug(err, requestId);
         return { ok: false, code: "PLB_INTERNAL", cost: 0 };
       }
+      // released already: the client hung up while this ran, and nothing it asked for is charged after that
+      if (!holds.close(hold)) return holds.abandoned;
       if (r.ok || (!inBatch && chargedFailure(op.operationId, r.code))) {
         await accounts.settle(hold);
         return r.ok
@@ -219,6 +263,10 @@ export function createPaidHandler(
     const paid = payment !== null;
     // the client hanging up cancels the work it asked for (issue 12): fetches, parses, the rest of a batch
     const hangUp = clientGone(reply);
+    // D-batch-execution: a hang-up releases every hold at once, so no reader sees the balance change afterwards
+    const holds = new OpenHolds(hangUp, (hold) =>
+      accounts.release(hold).catch((err: unknown) => onBug(err, hold.requestId)),
+    );
     const base = { requestId: req.id, variability: "normal" as const, seed: 0, ...o.engineContext?.(req) };
     const signal = base.signal ? AbortSignal.any([base.signal, hangUp]) : hangUp;
     const engine: EngineContext = { ...base, signal };
@@ -226,7 +274,7 @@ export function createPaidHandler(
 
     if (!check.batch) {
       const credits = contract.prices.entryCredits(op.operationId, body);
-      const run = await admit(op, body, ctx, req.id, false, paid);
+      const run = await admit(op, body, ctx, req.id, false, paid, holds);
       const out = run ? await run() : await insufficient(ctx, credits);
       await settlePayment(reply, req, op, payment, out.cost > 0 ? amount : "0");
       if (!out.ok) return failure(reply, req, op, out);
@@ -257,7 +305,7 @@ export function createPaidHandler(
         admit: async (index) => {
           const fault = o.batchEntryFault?.(op.operationId, index, req);
           if (fault) return async () => asEntry({ ok: false, code: fault, cost: 0 });
-          const run = await admit(op, entries[index], entryCtx(index), req.id, true, paid);
+          const run = await admit(op, entries[index], entryCtx(index), req.id, true, paid, holds);
           return run && (async () => asEntry(await run()));
         },
         refused: async (index) =>
