@@ -29,6 +29,8 @@ export const FUZZ_HELP = `Usage: plumbline fuzz --target URL --api-key KEY [--se
   --replay FILE|DIR    replay corpus entries instead of fuzzing
   --ascii              printable ASCII text only
   --fail-fast          stop after the first property that fails
+  --request-timeout MS how long one call may go unanswered before it counts as a hang (default 10000); a batch
+                       gets one such allowance per 4 entries, at most its 60 s deadline plus one (D-batch-execution)
   --max-credits N      credits the run may spend of the key: valid cases priced over what is left are not sent;
                        the stateful model then runs only on the mock (its own accounts)
   --rate R|auto        requests per second at most, for a limit the target does not advertise (0: no pacing);
