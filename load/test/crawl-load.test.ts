@@ -11,7 +11,7 @@ const DATA = fileURLToPath(new URL("./fixtures/article-extraction", import.meta.
 
 describe("bench crawl-load against the reference it starts", () => {
   it("measures rounds of one-thread and pool runs, and judges the median round", async () => {
-    const args = ["bench", "crawl-load", "--data", DATA, "--duration", "2", "--rounds", "2", "--warmup", "3"];
+    const args = ["bench", "crawl-load", "--data", DATA, "--duration", "1", "--rounds", "2", "--warmup", "3"];
     const run = await runCli([...args, "--connections", "4", "--json"]);
     expect(run.stderr).toBe("");
     const r = JSON.parse(run.stdout) as CrawlLoadResult;

@@ -5,13 +5,14 @@ import { describe, expect, it } from "vitest";
 import { referenceFuzzRun } from "./reference-fuzz-run.ts";
 import type { SharedReference } from "./shared-reference.ts";
 
-const BUDGET_SECONDS = Number(process.env.PLUMBLINE_FUZZ_SCREENSHOT_SECONDS ?? 12);
+/** cases per input property, each valid one a real screenshot (the model a tenth as many sequences) */
+const RUNS = Number(process.env.PLUMBLINE_FUZZ_SCREENSHOT_RUNS ?? 8);
 
 export function screenshotReferenceSuite(shared: SharedReference): void {
   describe("plumbline fuzz against the reference (--only screenshot,usage --fixture-url)", () => {
     const run = referenceFuzzRun(shared, "plumbline-fuzz-shot-", {
       seed: 20261127,
-      timeSeconds: BUDGET_SECONDS,
+      runs: RUNS,
       only: ["screenshot", "usage"],
     });
 

@@ -38,8 +38,8 @@ function fullCollections(percent: number): number {
 
 describe("steadyHeapGrowth", () => {
   it("lets the old generation double before a full collection, set in a process already running", () => {
-    // measured: 1 and 8
-    expect(fullCollections(100)).toBeLessThanOrEqual(1);
+    // measured on Node 20: 1 and 8; on Node 24.21 (2026-11-26, three runs each): 1, 1, 2 and 8, 7, 7
+    expect(fullCollections(100)).toBeLessThanOrEqual(2);
     expect(fullCollections(10)).toBeGreaterThanOrEqual(4);
   }, 60_000);
 });
