@@ -1,4 +1,4 @@
-// The package's entry for plain Node 20 (no loader flag, no build step). The sources are TypeScript; tsx's
+// The package's entry for plain Node (no loader flag, no build step). The sources are TypeScript; tsx's
 // scoped tsImport compiles them here without registering tsx for the importing application's own files.
 // TypeScript consumers read the types from index.ts (the "types" condition in package.json). The names below
 // are checked against index.ts by test-support/package-entry.test.ts, so an export cannot be forgotten here.

@@ -1,4 +1,4 @@
-// The `plumbline/msw` entry for plain Node 20 (see index.js): the TypeScript compiled by tsx's scoped tsImport.
+// The `plumbline/msw` entry for plain Node (see index.js): the TypeScript compiled by tsx's scoped tsImport.
 // Types come from mock/msw/index.ts (the "types" condition). msw 2.x is a peer dependency.
 import { tsImport } from "tsx/esm/api";
 

@@ -1,4 +1,4 @@
-// `plumbline/spec` for plain Node 20: the spec module's TypeScript loaded through tsx's scoped tsImport (see
+// `plumbline/spec` for plain Node: the spec module's TypeScript loaded through tsx's scoped tsImport (see
 // ../index.js); its types come from index.ts. Checked against index.ts by test-support/package-entry.test.ts.
 import { tsImport } from "tsx/esm/api";
 
