@@ -669,6 +669,7 @@ export type components = {
             taskId: string;
             /** @enum {string} */
             status?: "queued" | "waiting" | "processing" | "completed" | "failed" | "not_found";
+            /** @description Present once the task has finished, `true` when completed, `false` when failed or unknown (D-deepcrawl-success). */
             success?: boolean;
             message?: string;
             error?: string | null;
