@@ -753,6 +753,7 @@ export type components = {
             /** @constant */
             ok?: false;
             error?: string;
+            /** @description With `errors[]`, the first violation and how many more there are (D-validation-message). */
             message?: string;
             errors?: components["schemas"]["ApiErrorField"][];
             /** Format: uri */
