@@ -624,6 +624,7 @@ export type components = {
             title: string;
             /** Format: uri */
             url: string;
+            /** @description Left out when the item has none; `null` only in the mock's contract-edge mode (D-trending-description). */
             description?: string | null;
         };
         TrendingResponse: {
