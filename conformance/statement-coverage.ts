@@ -148,6 +148,12 @@ export const STATEMENTS: Statement[] = [
     [...BOUNDS, "search-echo"],
     "every field's type, bounds and enum values at and past their edges",
   ),
+  covered(
+    R,
+    "| search_service | string enum | no | google, bing, bingcn, duckduckgo, yahoo, youtube, x, reddit, github, arxiv, wechat, bilibili, imdb, wikipedia, empty string, baidu, 360, quark |",
+    [...BOUNDS, "bounds-decided-values-accepted"],
+    "every listed value accepted, an unknown one rejected; sogou and yandex, beyond the list, rest on D-search-engine-values",
+  ),
   covered(R, "| max_results | integer | no | 1..50, default 5 |", ["search-max-results", ...BOUNDS]),
   partly(R, "| page | integer | no | 1..100, default 1 |", BOUNDS, "what another page returns is not pinned"),
   covered(R, "| crawl_results | integer | no | 0..50, default 0 |", [

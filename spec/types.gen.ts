@@ -392,10 +392,12 @@ export type components = {
         SearchParameters: {
             query: string;
             /**
-             * @description Engine to use. Omitted or empty means the service default, `google` (D-default-search-service).
+             * @description Engine to use. Omitted or empty means the service default, `google` (D-default-search-service). `sogou`
+             *     and `yandex` are not in the interface's list: they are accepted as the service's own client and a later
+             *     revision of the service send them (D-search-engine-values).
              * @enum {string}
              */
-            search_service?: "google" | "bing" | "bingcn" | "duckduckgo" | "yahoo" | "youtube" | "x" | "reddit" | "github" | "arxiv" | "wechat" | "bilibili" | "imdb" | "wikipedia" | "" | "baidu" | "360" | "quark";
+            search_service?: "google" | "bing" | "bingcn" | "duckduckgo" | "yahoo" | "youtube" | "x" | "reddit" | "github" | "arxiv" | "wechat" | "bilibili" | "imdb" | "wikipedia" | "" | "baidu" | "360" | "quark" | "sogou" | "yandex";
             /** @default 5 */
             max_results?: number;
             /** @default 1 */
