@@ -24,6 +24,7 @@ export const {
   createPriceTable,
   decisionReferences,
   deepcrawlIndexSink,
+  fieldPath,
   indexSites,
   indexingCrawl,
   isErrorCode,
@@ -45,4 +46,5 @@ export const {
   startAuthServer,
   startReference,
   toolInputSchema,
+  violationSummary,
 } = api;

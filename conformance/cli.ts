@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { loadContract } from "../spec/index.ts";
 import { checkOperations } from "./plan.ts";
 import { CHECKS } from "./registry.ts";
+import { textSummary } from "./report/text-summary.ts";
 import { runConformance } from "./run-conformance.ts";
 import type { ProfileName } from "./types.ts";
 
@@ -105,7 +106,7 @@ export async function conformCommand(argv: string[]): Promise<number> {
     const contract = await loadContract();
     const alt = await loadContract({ profile: "alt-bounds" });
     for (const c of CHECKS) {
-      const basis = c.basis.kind === "contract" ? "contract" : c.basis.decision;
+      const basis = c.basis.kind === "contract" ? "contract" : c.basis.kind === "client" ? "client" : c.basis.decision;
       const concerned = checkOperations(c, contract, alt);
       const ops = !concerned
         ? "(platform)"
@@ -149,11 +150,7 @@ export async function conformCommand(argv: string[]): Promise<number> {
     oauthPassword: values["oauth-password"],
     onProgress: (line) => console.log(line),
   });
-  const s = result.summary;
   if (result.exitCode === 2) console.error(`plumbline conform: could not run: ${result.error}`);
-  else
-    console.log(
-      `${result.exitCode === 0 ? "PASSED" : "FAILED"}: ${s.passed} passed, ${s.failed} failed, ${s.warning} warnings, ${s.skipped} skipped in ${(result.durationMs / 1000).toFixed(1)} s; ${result.creditsSpent ?? "?"} credits spent`,
-    );
+  else console.log(textSummary(result));
   return result.exitCode;
 }

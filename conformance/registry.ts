@@ -4,6 +4,7 @@ import { AUTH_CHECKS } from "./checks/auth.ts";
 import { BATCH_CHECKS } from "./checks/batches.ts";
 import { BILLING_CHECKS } from "./checks/billing.ts";
 import { BOUNDS_CHECKS } from "./checks/bounds.ts";
+import { CLIENT_CHECKS } from "./checks/client-compatibility.ts";
 import { DEEPCRAWL_CHECKS } from "./checks/deepcrawl.ts";
 import { DEEPCRAWL_TERMINAL_CHECKS } from "./checks/deepcrawl-terminal.ts";
 import { DEEPCRAWL_ZIP_CHECKS } from "./checks/deepcrawl-zip.ts";
@@ -45,6 +46,8 @@ export const CHECKS: CheckDefinition[] = [
   ...TARGET_REFUSAL_CHECKS,
   ...RATE_LIMIT_CHECKS,
   ...ECHO_CHECKS,
+  // before the traffic checks, which then judge the calls these make too
+  ...CLIENT_CHECKS,
   ...TRAFFIC_CHECKS,
 ];
 

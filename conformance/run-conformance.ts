@@ -287,6 +287,12 @@ async function runCheck(check: CheckDefinition, ctx: RunContext): Promise<CheckR
     if (out.skip)
       return done({ status: "skipped", reason: out.skip, failures: [], notes: out.notes, facts: out.facts });
     if (out.failures.length === 0) return done({ status: "passed", failures: [], notes: out.notes, facts: out.facts });
+    // what a real client mishandles is not a contract violation: reported as a warning with its reason, whatever the
+    // profile, so an implementer sees the client break before its users do
+    if (check.basis.kind === "client") {
+      const reason = `client compatibility, not a contract violation: ${check.basis.client} ${check.basis.relies}`;
+      return done({ status: "warning", reason, failures: out.failures, notes: out.notes, facts: out.facts });
+    }
     // lenient: only what the interface text itself pins fails; a decision's failure is reported, not fatal
     if (ctx.options.profile === "lenient" && check.basis.kind === "decision") {
       const reason = `rests on decision ${check.basis.decision} (lenient profile)`;

@@ -148,6 +148,12 @@ export const STATEMENTS: Statement[] = [
     [...BOUNDS, "search-echo"],
     "every field's type, bounds and enum values at and past their edges",
   ),
+  covered(
+    R,
+    "| search_service | string enum | no | google, bing, bingcn, duckduckgo, yahoo, youtube, x, reddit, github, arxiv, wechat, bilibili, imdb, wikipedia, empty string, baidu, 360, quark |",
+    [...BOUNDS, "bounds-decided-values-accepted"],
+    "every listed value accepted, an unknown one rejected; sogou and yandex, beyond the list, rest on D-search-engine-values",
+  ),
   covered(R, "| max_results | integer | no | 1..50, default 5 |", ["search-max-results", ...BOUNDS]),
   partly(R, "| page | integer | no | 1..100, default 1 |", BOUNDS, "what another page returns is not pinned"),
   covered(R, "| crawl_results | integer | no | 0..50, default 0 |", [
@@ -185,7 +191,12 @@ export const STATEMENTS: Statement[] = [
     "a client's tolerance; the schema checks accept extra properties",
   ),
   none(R, "its type and format are not shown.", "not shown", "D-search-result-id: nothing to check"),
-  covered(R, "| searchParameters | the request's parameters object (search or news form) | yes |", ["search-echo"]),
+  covered(
+    R,
+    "| searchParameters | the request's parameters object (search or news form) | yes |",
+    ["search-echo", "client-search-echo-defaults"],
+    "client-search-echo-defaults warns of an echo without the defaults the official client types as present (D-echo)",
+  ),
   covered(R, "| images | array of string (URI); present when images were requested | no |", [
     "search-images-and-sites",
   ]),
@@ -215,7 +226,8 @@ export const STATEMENTS: Statement[] = [
   covered(
     R,
     "Trending result: `title` string (required), `url` string URI (required), `description` string or null (optional).",
-    ["response-schema"],
+    ["response-schema", "client-trending-description-null"],
+    "client-trending-description-null warns of a null the service's MCP server rejects (D-trending-description)",
   ),
   covered(
     R,
@@ -234,6 +246,12 @@ export const STATEMENTS: Statement[] = [
     ["deepcrawl-accepted-queued"],
   ),
   covered(R, "Status response (`DeepcrawlStatusResponse`):", ["response-schema", "deepcrawl-completes"]),
+  covered(
+    R,
+    "| success | boolean | no |",
+    ["response-schema", "client-deepcrawl-success-unfinished"],
+    "client-deepcrawl-success-unfinished warns of success before the task finished (D-deepcrawl-success)",
+  ),
   covered(R, "`status` string (required); `timestamp` string, date-time; `version` string.", [
     "response-schema",
     "health-status-version",
@@ -602,6 +620,12 @@ export const STATEMENTS: Statement[] = [
     "error-body-members",
   ]),
   covered("Errors", "| ok | boolean | always false |", ["error-body-members", "response-schema"]),
+  covered(
+    "Errors",
+    "| message | string | |",
+    ["error-body-members", "response-schema", "client-validation-message-names-field"],
+    "client-validation-message-names-field warns of a 422 message that names no field (D-validation-message)",
+  ),
   covered("Errors", "| errors | array of object | each with `field` string, `message` string, `code` string |", [
     "response-schema",
     "bounds-rejection-names-field",

@@ -10,8 +10,30 @@ export type ProfileName = "strict" | "lenient" | "alt-bounds";
 export type Severity = "critical" | "major" | "minor";
 export type CheckStatus = "passed" | "failed" | "warning" | "skipped";
 
-/** What a check rests on: the interface text itself, or a plumbline decision (spec/DECISIONS.md). */
-export type Basis = { kind: "contract" } | { kind: "decision"; decision: string };
+/**
+ * What a check rests on: the interface text itself, a plumbline decision (spec/DECISIONS.md), or what a real client
+ * relies on. A client-compatibility check judges behaviour the contract allows but a named client mishandles: its
+ * findings are warnings, with `relies` as their reason, never failures (the target is not in breach of anything).
+ */
+export type Basis =
+  | { kind: "contract" }
+  | { kind: "decision"; decision: string }
+  | {
+      kind: "client";
+      /** the client and version, e.g. "@search1api/client 0.2.1" */
+      client: string;
+      /** what the client does that the finding breaks */
+      relies: string;
+      /** the decision that keeps plumbline's own implementations clear of it */
+      decision: string;
+    };
+
+/** The basis as reports name it. */
+export function basisLabel(b: Basis): string {
+  if (b.kind === "contract") return "contract";
+  if (b.kind === "decision") return `decision ${b.decision}`;
+  return `client compatibility (${b.client}; ${b.decision})`;
+}
 
 export interface RecordedRequest {
   method: string;
@@ -73,7 +95,7 @@ export interface CheckResult {
   section: string;
   basis: Basis;
   status: CheckStatus;
-  /** why a check was skipped, or why a failure was downgraded to a warning */
+  /** why a check was skipped, or why its findings are a warning (a client-compatibility check, the lenient profile) */
   reason?: string;
   failures: Failure[];
   notes: string[];

@@ -177,6 +177,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   const engines: Engines = {
     crawl,
     ...createSearchEngines({
+      contract,
       index: pageIndex,
       backendFor: createBackendRouter(o.searchUpstreams ?? {}),
       crawl,

@@ -112,6 +112,24 @@ describe("boundary cases derived from the spec", () => {
   });
 });
 
+describe("engine values beyond the interface's list (D-search-engine-values)", () => {
+  it("accepts sogou and yandex for search under both profiles, and marks their cases with the decision", () => {
+    for (const c of [primary, alt])
+      for (const s of ["sogou", "yandex"])
+        expect(c.validators.checkBody("search", { query: "q", search_service: s }).ok, `${c.profile} ${s}`).toBe(true);
+    // news keeps the interface's list; an unknown value is still refused
+    expect(primary.validators.checkBody("news", { query: "q", search_service: "sogou" }).ok).toBe(false);
+    expect(primary.validators.checkBody("search", { query: "q", search_service: "altavista" }).ok).toBe(false);
+    const decided = cases
+      .filter((c) => c.decision)
+      .map((c) => [c.operationId, (c.body as { search_service: string }).search_service, c.decision]);
+    expect(decided).toEqual([
+      ["search", "sogou", "D-search-engine-values"],
+      ["search", "yandex", "D-search-engine-values"],
+    ]);
+  });
+});
+
 describe("the alt-bounds profile (D-bound-sets)", () => {
   const at = (c: Contract, body: object) => c.validators.checkBody("search", { query: "q", ...body }).ok;
 

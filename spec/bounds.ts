@@ -18,6 +18,18 @@ export interface BoundCase {
   body: unknown;
   /** true when the contract accepts the body */
   valid: boolean;
+  /**
+   * set when the value is valid by a plumbline decision, not by the interface's text: an enum value the document
+   * adds to the interface's list (`x-decided-enum`, e.g. D-search-engine-values). A suite judges such a case apart.
+   */
+  decision?: string;
+}
+
+/** The values a decision adds to an enum, with that decision (`x-decided-enum: {x-decision, values}`). */
+export function decidedEnumValues(schema: JsonSchema): { decision: string; values: unknown[] } | null {
+  const d = schema["x-decided-enum"] as { "x-decision"?: unknown; values?: unknown } | undefined;
+  if (!d || typeof d["x-decision"] !== "string" || !Array.isArray(d.values)) return null;
+  return { decision: d["x-decision"], values: d.values };
 }
 
 const UNKNOWN = "__plumbline_unknown__";
@@ -126,7 +138,11 @@ function casesFor(op: OperationSpec, base: Record<string, unknown>, schema: Json
     );
   }
   if (schema.enum) {
-    for (const v of schema.enum) add(pointer, "enum", `${pointer} = ${JSON.stringify(v)}`, v, true);
+    const decided = decidedEnumValues(schema);
+    for (const v of schema.enum) {
+      add(pointer, "enum", `${pointer} = ${JSON.stringify(v)}`, v, true);
+      if (decided?.values.includes(v)) out[out.length - 1].decision = decided.decision;
+    }
     add(pointer, "enum", `${pointer} = an unknown value`, UNKNOWN, false);
   }
   if (types.includes("boolean")) add(pointer, "type", `${pointer} as the string "true"`, "true", false);

@@ -8,6 +8,8 @@ export interface Decision {
   topic: string;
   contract: string;
   decision: string;
+  /** what was observed that led to the decision (a real client's behaviour, an issue), when recorded */
+  evidence?: string;
   reason: string;
 }
 
@@ -40,7 +42,9 @@ export function renderDecisionsPage(doc: OpenApiDocument): string {
   ];
   for (const d of readDecisions(doc)) {
     lines.push(`## ${d.id}: ${d.topic}`, "", `- **Contract:** ${oneLine(d.contract)}`);
-    lines.push(`- **Decision:** ${oneLine(d.decision)}`, `- **Why:** ${oneLine(d.reason)}`, "");
+    lines.push(`- **Decision:** ${oneLine(d.decision)}`);
+    if (d.evidence) lines.push(`- **Evidence:** ${oneLine(d.evidence)}`);
+    lines.push(`- **Why:** ${oneLine(d.reason)}`, "");
   }
   lines.push("## Error catalogue", "", "| code | status | error | when |", "|---|---|---|---|");
   for (const [code, e] of Object.entries(ERROR_CATALOGUE)) {

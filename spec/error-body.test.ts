@@ -3,6 +3,7 @@ import {
   type Contract,
   ERROR_CATALOGUE,
   type ErrorCode,
+  fieldPath,
   loadContract,
   STATUS_LABELS,
   serializeError,
@@ -28,6 +29,33 @@ describe("the error catalogue and serializer", () => {
       const op = c.contractOperations.find((o) => o.responses.has(e.status) && o.operationId !== "deepcrawlStatus");
       if (op) expect(c.validators.checkResponse(op.operationId, e.status, e.contentType, e.body), code).toBeNull();
     }
+  });
+
+  it("names the first violation and counts the rest in the message of an error with errors[] (D-validation-message)", () => {
+    const check = (body: unknown, op = "search") => {
+      const r = c.validators.checkBody(op, body);
+      if (r.ok || r.kind !== "schema") throw new Error("expected a schema violation");
+      return serializeError("PLB_VALIDATION_FAILED", { errors: r.errors }).body;
+    };
+    expect(check({ query: "x", max_results: 51, crawl_results: 51 }).message).toBe(
+      "max_results must be ≤ 50 (and 1 more)",
+    );
+    expect(check({ query: "x", max_results: 0 }).message).toBe("max_results must be ≥ 1");
+    expect(check([{ query: "a" }, {}]).message).toBe("[1].query is required");
+    expect(check({ url: "https://example.com/", viewport: { width: 1 } }, "screenshot").message).toBe(
+      "viewport.width must be ≥ 320",
+    );
+    // errors[] keeps every violation with its JSON Pointer (D-error-codes)
+    expect(check({ query: "x", max_results: 51, crawl_results: 51 }).errors?.map((e) => e.field)).toEqual([
+      "/max_results",
+      "/crawl_results",
+    ]);
+    // an explicit message still wins; without errors[] the catalogue's message stays
+    expect(serializeError("PLB_BAD_PARAMETER", { message: "m", errors: [] }).body.message).toBe("m");
+    expect(serializeError("PLB_BAD_PARAMETER", { errors: [] }).body.message).toBe(
+      ERROR_CATALOGUE.PLB_BAD_PARAMETER.message,
+    );
+    expect(["", "/query/period", "/a~1b/0"].map(fieldPath)).toEqual(["body", "query.period", "a/b[0]"]);
   });
 
   it("uses only statuses some operation lists", () => {

@@ -36,9 +36,34 @@ export interface ErrorOptions {
   extra?: Record<string, unknown>;
 }
 
+/** A field's JSON Pointer as a reader writes it: `max_results`, `viewport.width`, `[1].query`, `body` for "". */
+export function fieldPath(pointer: string): string {
+  if (pointer === "") return "body";
+  let out = "";
+  for (const raw of pointer.split("/").slice(1)) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    out += /^\d+$/.test(token) ? `[${token}]` : out === "" ? token : `.${token}`;
+  }
+  return out;
+}
+
+/**
+ * The top-level message of an error carrying `errors[]` (D-validation-message): the first violation, its field as a
+ * path, and how many more there are: `max_results must be ≤ 50 (and 1 more)`.
+ */
+export function violationSummary(errors: FieldError[]): string {
+  const [first] = errors;
+  // an item's message starts with its field's pointer (D-error-codes); the summary names the field as a path
+  const prefix = `${first.field || "body"} `;
+  const said = first.message.startsWith(prefix) ? first.message.slice(prefix.length) : first.message;
+  const rest = errors.length - 1;
+  const sentence = `${fieldPath(first.field)} ${said.replace(/ <= /g, " ≤ ").replace(/ >= /g, " ≥ ")}`;
+  return rest > 0 ? `${sentence} (and ${rest} more)` : sentence;
+}
+
 export function serializeError(code: ErrorCode, options: ErrorOptions = {}): SerializedError {
   const entry = ERROR_CATALOGUE[code];
-  const message = options.message ?? entry.message;
+  const message = options.message ?? (options.errors?.length ? violationSummary(options.errors) : entry.message);
   const body: ApiErrorBody = {
     ...options.extra,
     ok: false,

@@ -12,6 +12,7 @@ export const {
   applyProfile,
   createPriceTable,
   decisionReferences,
+  fieldPath,
   isErrorCode,
   loadContract,
   mcpSettings,
@@ -22,4 +23,5 @@ export const {
   renderDecisionsPage,
   serializeError,
   toolInputSchema,
+  violationSummary,
 } = api;

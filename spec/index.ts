@@ -5,9 +5,11 @@ export { type OpenApiDocument, readRawDocument, SPEC_PATH } from "./document.ts"
 export {
   type ApiErrorBody,
   type FieldError,
+  fieldPath,
   PAYMENT_PROBLEM_TYPE,
   type SerializedError,
   serializeError,
+  violationSummary,
 } from "./error-body.ts";
 export { type CatalogueEntry, ERROR_CATALOGUE, type ErrorCode, isErrorCode, STATUS_LABELS } from "./error-catalogue.ts";
 export type { JsonSchema } from "./json-schema.ts";

@@ -392,10 +392,12 @@ export type components = {
         SearchParameters: {
             query: string;
             /**
-             * @description Engine to use. Omitted or empty means the service default, `google` (D-default-search-service).
+             * @description Engine to use. Omitted or empty means the service default, `google` (D-default-search-service). `sogou`
+             *     and `yandex` are not in the interface's list: they are accepted as the service's own client and a later
+             *     revision of the service send them (D-search-engine-values).
              * @enum {string}
              */
-            search_service?: "google" | "bing" | "bingcn" | "duckduckgo" | "yahoo" | "youtube" | "x" | "reddit" | "github" | "arxiv" | "wechat" | "bilibili" | "imdb" | "wikipedia" | "" | "baidu" | "360" | "quark";
+            search_service?: "google" | "bing" | "bingcn" | "duckduckgo" | "yahoo" | "youtube" | "x" | "reddit" | "github" | "arxiv" | "wechat" | "bilibili" | "imdb" | "wikipedia" | "" | "baidu" | "360" | "quark" | "sogou" | "yandex";
             /** @default 5 */
             max_results?: number;
             /** @default 1 */
@@ -624,6 +626,7 @@ export type components = {
             title: string;
             /** Format: uri */
             url: string;
+            /** @description Left out when the item has none; `null` only in the mock's contract-edge mode (D-trending-description). */
             description?: string | null;
         };
         TrendingResponse: {
@@ -669,6 +672,7 @@ export type components = {
             taskId: string;
             /** @enum {string} */
             status?: "queued" | "waiting" | "processing" | "completed" | "failed" | "not_found";
+            /** @description Present once the task has finished, `true` when completed, `false` when failed or unknown (D-deepcrawl-success). */
             success?: boolean;
             message?: string;
             error?: string | null;
@@ -752,6 +756,7 @@ export type components = {
             /** @constant */
             ok?: false;
             error?: string;
+            /** @description With `errors[]`, the first violation and how many more there are (D-validation-message). */
             message?: string;
             errors?: components["schemas"]["ApiErrorField"][];
             /** Format: uri */

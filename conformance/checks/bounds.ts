@@ -1,5 +1,6 @@
 // Positive and negative data (Schemathesis: positive_data_acceptance, negative_data_rejection), generated from the
 // schemas by spec/bounds.ts: every bound at its edge accepted, one past it rejected, naming the field.
+import { boundCases } from "../../spec/bounds.ts";
 import type { Contract } from "../../spec/index.ts";
 import { describe, failure, json, status } from "../check-helpers.ts";
 import { boundCasesProbe, type SentCase } from "../probes/bound-cases.ts";
@@ -42,13 +43,16 @@ const edgeAccepted: CheckDefinition = {
   probes: [boundCasesProbe],
   async run(ctx) {
     const { cases } = await ctx.probe(boundCasesProbe);
-    const valid = cases.filter((c) => c.primaryValid && c.altValid);
+    // the values a decision adds to an enum are judged by bounds-decided-values-accepted, which rests on it
+    const valid = cases.filter((c) => c.primaryValid && c.altValid && !c.case.decision);
     const failures = valid
       .filter((c) => !c.unpaid && !ok2xx(status(c.exchange)) && !openValue(c))
       .map((c) => failure(`${caseLabel(c)} was refused`, [c.exchange], "2xx", describe(c.exchange)));
     // judged by the payment refusal: validation passed, and the challenge quotes the contract's price of the body
     // (also for a case only one bound set allows, once the target let it through validation)
-    const unpaid = cases.filter((c) => c.unpaid && ((c.primaryValid && c.altValid) || acceptedBy(c)));
+    const unpaid = cases.filter(
+      (c) => c.unpaid && !c.case.decision && ((c.primaryValid && c.altValid) || acceptedBy(c)),
+    );
     const seen = new Set<number>();
     for (const c of unpaid) {
       const problems = refusalProblems(ctx.contract, c.exchange);
@@ -88,6 +92,32 @@ const pastRejected: CheckDefinition = {
       .filter((c) => ![400, 422].includes(status(c.exchange) ?? 0))
       .map((c) => failure(`${caseLabel(c)} was not rejected`, [c.exchange], "400 or 422", describe(c.exchange)));
     return { failures, notes: [`${invalid.length} invalid cases sent`] };
+  },
+};
+
+const decidedAccepted: CheckDefinition = {
+  id: "bounds-decided-values-accepted",
+  title: "The search_service values beyond the interface's list (sogou, yandex) are accepted",
+  severity: "minor",
+  section: "Search parameters",
+  basis: { kind: "decision", decision: "D-search-engine-values" },
+  operations: (c) => [...new Set(boundCases(c).flatMap((b) => (b.decision ? [b.operationId] : [])))],
+  probes: [boundCasesProbe],
+  async run(ctx) {
+    const { cases } = await ctx.probe(boundCasesProbe);
+    const decided = cases.filter((c) => c.case.decision && c.primaryValid && c.altValid);
+    if (decided.length === 0) return { failures: [], skip: "no value of the run rests on a decision" };
+    const failures = decided
+      .filter((c) => !acceptedBy(c) || (c.unpaid && refusalProblems(ctx.contract, c.exchange).length > 0))
+      .map((c) =>
+        failure(
+          `${caseLabel(c)} was refused (${c.case.decision}: the service's own client sends it)`,
+          [c.exchange],
+          c.unpaid ? `402 PLB_PAYMENT_INVALID at the body's price (${REFUSAL_NOTE})` : "2xx",
+          describe(c.exchange),
+        ),
+      );
+    return { failures, notes: [`${decided.length} values sent: ${decided.map((c) => c.case.label).join(", ")}`] };
   },
 };
 
@@ -166,4 +196,4 @@ const publishedSet: CheckDefinition = {
   },
 };
 
-export const BOUNDS_CHECKS = [edgeAccepted, pastRejected, namesField, malformed400, publishedSet];
+export const BOUNDS_CHECKS = [edgeAccepted, decidedAccepted, pastRejected, namesField, malformed400, publishedSet];

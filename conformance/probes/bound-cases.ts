@@ -1,7 +1,9 @@
 // Shared probe: every boundary case of spec/bounds.ts, for both published bound sets (D-bound-sets), packed into as
 // few requests as the properties allow (bound-packing.ts): rejected cases on distinct fields share a request whose
 // 422 must name each of them, valid edges share one (a batch-capable operation carries them as the entries of its
-// largest batch), and the cases where the two sets differ go alone, since each is a verdict of its own.
+// largest batch), and the cases where the two sets differ go alone, since each is a verdict of its own, as do the
+// values a decision adds to an enum (D-search-engine-values): a target that refuses one must not take the
+// interface's own values down with it.
 // Rejected requests are sent between two balance readings: rejected calls are free (D-charging). On an operation
 // calibrated for the payment-refusal verdict (payment-refusal.ts), the valid groups priced over COSTLY_CREDITS go
 // with an unpayable Payment credential and are judged by the 402 refusal at their price; the cheaper ones are paid.
@@ -40,7 +42,7 @@ interface PlannedCase {
 
 interface Request {
   operationId: string;
-  kind: "rejected" | "valid" | "differing" | "carried";
+  kind: "rejected" | "valid" | "differing" | "decided" | "carried";
   group: Group<PlannedCase>;
   /** judged by the payment refusal (sent with the unpayable credential): costs nothing */
   unpaid?: boolean;
@@ -111,7 +113,7 @@ export function boundRequests(
     const both = [primary, alt];
     const rejected = mine.filter((p) => !p.primaryValid && !p.altValid);
     for (const group of pack(both, rejected, false)) out.push({ operationId, kind: "rejected", group });
-    const valid = mine.filter((p) => p.primaryValid && p.altValid);
+    const valid = mine.filter((p) => p.primaryValid && p.altValid && !p.case.decision);
     for (const p of valid.filter((v) => carried.has(caseKey(v.case))))
       out.push({ operationId, kind: "carried", group: { members: [p], body: p.case.body } });
     const sendable = valid.filter((v) => !carried.has(caseKey(v.case)));
@@ -128,6 +130,8 @@ export function boundRequests(
     out.push(...validRequests(primary, operationId, packed, refusal.has(operationId)));
     for (const p of mine.filter((m) => m.primaryValid !== m.altValid))
       out.push({ operationId, kind: "differing", group: { members: [p], body: p.case.body }, unpaid: unpaid(p) });
+    for (const p of mine.filter((m) => m.primaryValid && m.altValid && m.case.decision))
+      out.push({ operationId, kind: "decided", group: { members: [p], body: p.case.body }, unpaid: unpaid(p) });
   }
   return out;
 }
@@ -235,7 +239,8 @@ export const boundCasesProbe: Probe<BoundProbe> = {
       return out;
     });
     const ops = [...new Set(rejected.map((r) => r.operationId))];
-    for (const r of requests.filter((x) => x.kind === "valid" || x.kind === "differing")) await send(r);
+    for (const r of requests.filter((x) => x.kind === "valid" || x.kind === "differing" || x.kind === "decided"))
+      await send(r);
     const carried = requests.filter((x) => x.kind === "carried");
     const shots = carried.length ? await ctx.probe(screenshotShotsProbe) : [];
     for (const r of carried) {

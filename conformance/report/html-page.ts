@@ -1,6 +1,6 @@
 // One self-contained HTML page (no external asset): the summary, every check with its interface-spec section and
 // basis, the failing exchanges with request, response and a curl command, and a client-side filter by status.
-import type { CheckResult, ConformanceResult, Exchange } from "../types.ts";
+import { basisLabel, type CheckResult, type ConformanceResult, type Exchange } from "../types.ts";
 import { curlCommand } from "./curl-command.ts";
 import { FILTER_SCRIPT, STYLE } from "./html-assets.ts";
 
@@ -33,7 +33,7 @@ ${withCurl ? `<pre class="curl">${esc(curlCommand(ex))}</pre>` : ""}</div>`;
 }
 
 function check(c: CheckResult, byId: Map<number, Exchange>): string {
-  const basis = c.basis.kind === "contract" ? "contract" : `decision ${esc(c.basis.decision)}`;
+  const basis = esc(basisLabel(c.basis));
   const failing = [...new Set(c.failures.flatMap((f) => f.exchanges))];
   const shown = (failing.length ? failing.slice(0, FAILING_SHOWN) : c.exchangeIds.slice(0, SAMPLE))
     .map((id) => byId.get(id))

@@ -1,6 +1,6 @@
 // JUnit XML for CI: one testcase per check, grouped in one suite per family (the id's first word). A warning is a
 // passing testcase that says why in system-out; JUnit has no warning state.
-import type { CheckResult, ConformanceResult } from "../types.ts";
+import { basisLabel, type CheckResult, type ConformanceResult } from "../types.ts";
 
 // XML 1.0 allows tab, LF, CR and U+0020 upwards (surrogates and U+FFFE/U+FFFF excepted): a target's bytes in a
 // failure message must not make the whole report unparseable
@@ -19,11 +19,10 @@ export const xmlEscape = (s: string) =>
     .replace(/"/g, "&quot;");
 
 const family = (id: string) => id.split("-")[0];
-const basisText = (c: CheckResult) => (c.basis.kind === "contract" ? "contract" : `decision ${c.basis.decision}`);
 
 function testcase(c: CheckResult): string {
   const head = `    <testcase classname="conformance.${family(c.id)}" name="${xmlEscape(c.id)}" time="${(c.durationMs / 1000).toFixed(3)}">`;
-  const about = `${c.title}\nsection: ${c.section}\nbasis: ${basisText(c)}\nseverity: ${c.severity}`;
+  const about = `${c.title}\nsection: ${c.section}\nbasis: ${basisLabel(c.basis)}\nseverity: ${c.severity}`;
   const lines = c.failures.map(
     (f) =>
       `- ${f.message}${f.expected ? ` (expected ${f.expected}, got ${f.actual ?? "?"})` : ""} [exchanges ${f.exchanges.join(", ")}]`,

@@ -77,6 +77,16 @@ describe("plumbline conform against the mock", () => {
     for (const id of ["crawl-no-script-style", "sitemap-requested-host", "deepcrawl-terminal-stays"])
       expect(by(id), id).toBe("passed");
     for (const c of skipped) expect(c.reason).toMatch(/does not fetch real pages/);
+    // issue 26: the client-compatibility checks run and pass, and nothing else warns either
+    const client = record.checks.filter((x) => x.id.startsWith("client-"));
+    expect(client.map((x) => [x.id, x.status])).toEqual([
+      ["client-deepcrawl-success-unfinished", "passed"],
+      ["client-search-echo-defaults", "passed"],
+      ["client-validation-message-names-field", "passed"],
+      ["client-trending-description-null", "passed"],
+    ]);
+    expect(record.summary.warning).toBe(0);
+    expect(out).toMatch(/^PASSED: \d+ passed, 0 failed, 0 warnings/m);
     const junit = readFileSync(join(dir, REPORT_FILES.junit), "utf8");
     expect(junit).toMatch(/<testsuites name="plumbline conformance/);
     expect(junit).not.toMatch(/<failure/);

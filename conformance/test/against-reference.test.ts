@@ -88,6 +88,19 @@ describe("the whole suite against the reference, no --operations filter", () => 
   });
 });
 
+describe("the client-compatibility checks against the reference (issue 26)", () => {
+  it("pass, each judging what it looks for: the official clients would meet nothing to warn of", () => {
+    const client = result.checks.filter((c) => c.id.startsWith("client-"));
+    expect(client.map((c) => [c.id, c.status, c.failures[0]?.message])).toEqual([
+      ["client-deepcrawl-success-unfinished", "passed", undefined],
+      ["client-search-echo-defaults", "passed", undefined],
+      ["client-validation-message-names-field", "passed", undefined],
+      ["client-trending-description-null", "passed", undefined],
+    ]);
+    expect(result.checks.filter((c) => c.status === "warning").map((c) => [c.id, c.reason])).toEqual([]);
+  });
+});
+
 describe("the MCP and agent discovery checks against the reference (issue 15)", () => {
   it("pass with the tools of every operation, the paid call charged as REST", () => {
     const ids = ["mcp-missing-credential-401", "discovery-mcp-protected-resource", "mcp-initialize", "mcp-tools-list"];

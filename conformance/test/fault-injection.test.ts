@@ -193,6 +193,20 @@ const VARIANTS: Variant[] = [
     fails: "bounds-edge-accepted",
   },
   {
+    // D-search-engine-values: refusing the values the interface's list lacks fails their own check only
+    name: "a validator that still refuses sogou and yandex (the interface's list only)",
+    fault: {
+      rewrite: (req, res) => {
+        if (!post(req, "/search") || !/"search_service":"(sogou|yandex)"/.test(req.body.toString("utf8"))) return res;
+        const error = { field: "/search_service", message: "/search_service must be one of the list", code: "enum" };
+        const body = { ok: false, error: "Validation Error", code: "PLB_VALIDATION_FAILED", errors: [error] };
+        return withJson({ ...res, status: 422, headers: { "content-type": "application/json" } }, body);
+      },
+    },
+    only: ["bounds-edge-accepted", "bounds-decided-values-accepted"],
+    fails: "bounds-decided-values-accepted",
+  },
+  {
     name: "a payment refusal quoting one entry's price for a batch",
     fault: {
       rewrite: (req, res) => {
@@ -617,6 +631,28 @@ describe("the suite rejects broken targets", () => {
       expect(unpaid.length).toBe(8); // the calibration only: two requests for each of search, news, crawl, deepcrawl
       expect(r.creditsSpent).toBeGreaterThan(250);
       expect(r.creditsSpent).toBeLessThanOrEqual(r.planCredits);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it("reports a refused decided engine value as a warning under the lenient profile, not a failure", async () => {
+    const variant = VARIANTS.find((v) => v.fails === "bounds-decided-values-accepted") as Variant;
+    const proxy = await startFaultProxy(mock.url, variant.fault);
+    try {
+      const r = await runConformance({
+        target: proxy.url,
+        apiKey: "KEY",
+        profile: "lenient",
+        reportDir: null,
+        only: variant.only,
+      });
+      expect(r.exitCode).toBe(0);
+      expect(r.checks.map((c) => [c.id, c.status])).toEqual([
+        ["bounds-edge-accepted", "passed"],
+        ["bounds-decided-values-accepted", "warning"],
+      ]);
+      expect(r.checks[1].reason).toBe("rests on decision D-search-engine-values (lenient profile)");
     } finally {
       await proxy.close();
     }

@@ -8,7 +8,8 @@ const search = (p: Partial<SearchParams>, seed = 1, v: "normal" | "max" = "norma
 const hostOf = (link: string) => new URL(link).hostname;
 
 describe("synthetic search", () => {
-  it("answers bodies the contract accepts and echoes the request exactly (D-echo)", async () => {
+  it("answers bodies the contract accepts and echoes the request with its defaults filled in (D-echo)", async () => {
+    const defaults = { max_results: 5, page: 1, crawl_results: 0, image: false, include_sites: [], exclude_sites: [] };
     const requests: Partial<SearchParams>[] = [
       {},
       { search_service: "github", max_results: 3, crawl_results: 2, image: true },
@@ -18,7 +19,7 @@ describe("synthetic search", () => {
     for (const r of requests) {
       const body = ok(await search(r));
       expect(contract.validators.checkResponse("search", 200, "application/json", body)).toBeNull();
-      expect(body.searchParameters).toStrictEqual({ query: "rust async runtime", ...r });
+      expect(body.searchParameters).toStrictEqual({ query: "rust async runtime", ...defaults, ...r });
     }
   });
 
@@ -104,7 +105,9 @@ describe("synthetic news", () => {
     } as Schemas["NewsParameters"];
     const body = ok(await engines.news(params, ctx(3)));
     expect(contract.validators.checkResponse("news", 200, "application/json", body)).toBeNull();
-    expect(body.searchParameters).toStrictEqual(params);
+    // news has no page; every other default is filled in (D-echo)
+    const defaults = { max_results: 5, crawl_results: 0, include_sites: [], exclude_sites: [] };
+    expect(body.searchParameters).toStrictEqual({ ...defaults, ...params });
     expect(body.results).toHaveLength(5);
     for (const r of body.results) expect(r.link).toMatch(/^https:\/\/[^/]+\/[a-z]+\/\d{4}\/\d{2}\/\d{2}\//);
   });

@@ -1,10 +1,11 @@
 // Synthetic /search and /news (interface-spec, POST /search, POST /news): searchParameters echoes the request
-// as sent (D-echo), results has max_results hits (schema default when absent) from the page's positions, every
+// with its defaults filled in (D-echo), results has max_results hits (schema default when absent) from the page's positions, every
 // link honours include_sites / exclude_sites, the first crawl_results hits carry `content`, and `image: true`
 // adds `images`. variability "max" also returns zero-result pages, extra properties on hits (D-search-result-id:
 // an opaque `id`) and empty `images`, all of which the contract allows.
 
 import type { EngineContext, EngineResult, Engines } from "../../reference/platform/engines.ts";
+import { echoedParameters } from "../../reference/platform/request-defaults.ts";
 import type { Contract, Schemas } from "../../spec/index.ts";
 import { createRng, type Rng } from "./rng.ts";
 import { buildHit, hitContent, type SearchKind } from "./search-result.ts";
@@ -67,7 +68,7 @@ function searchEngine(contract: Contract, kind: SearchKind) {
       results.push(result);
     }
 
-    const body = { searchParameters: structuredClone(params), results } as Response;
+    const body = { searchParameters: echoedParameters(contract, schema, params), results } as Response;
     if (p.image) body.images = images(rng.fork("images"), results, words, ctx.variability);
     return { ok: true, value: body };
   };

@@ -1,11 +1,13 @@
 // Synthetic /trending (interface-spec, POST /trending; D-trending-platforms): github answers repositories
 // ("owner/name" at https://github.com/owner/name), hackernews answers stories on varied hosts.
-// trendingParameters echoes the request as sent (D-echo); the item count is trendingLimit(). A null
-// `description` is what the contract allows and what a real client mishandled (contract-notes), so hackernews
-// has some in every mode and variability "max" also nulls and drops github's.
+// trendingParameters echoes the request as sent (D-echo); the item count is trendingLimit(). Some hackernews
+// stories have no description: the field is left out (D-trending-description), as the service's own tools expect.
+// A null `description` is what the contract allows and what a real client mishandled (contract-notes), so the
+// contract-edge mode (variability "max") answers null for those, and also nulls and drops github's.
 
 import type { EngineContext, EngineResult } from "../../reference/platform/engines.ts";
 import { trendingLimit } from "../../reference/platform/request-defaults.ts";
+import { trendingResult } from "../../reference/platform/trending-result.ts";
 import type { Contract, Schemas } from "../../spec/index.ts";
 import { createRng, type Rng } from "./rng.ts";
 import { sentence, slug, titleCase } from "./text.ts";
@@ -30,6 +32,7 @@ export function createTrendingEngine(contract: Contract) {
       if (seen.has(item.url)) continue;
       seen.add(item.url);
       if (ctx.variability === "max") {
+        if (!("description" in item)) item.description = null;
         const roll = rng.float();
         if (roll < 0.25) item.description = null;
         else if (roll < 0.45) delete item.description;
@@ -44,11 +47,11 @@ function repository(rng: Rng): TrendingResult {
   const owner = rng.pick(GITHUB_OWNERS);
   const name = rng.sample(REPO_WORDS, rng.int(1, 2)).join("-");
   const topic = rng.pick(FILLER_TOPICS);
-  return {
-    title: `${owner}/${name}`,
-    url: `https://github.com/${owner}/${name}`,
-    description: `${titleCase(name.replace(/-/g, " "))}: a ${rng.pick(["fast", "small", "typed"])} toolkit for ${topic}.`,
-  };
+  return trendingResult(
+    `${owner}/${name}`,
+    `https://github.com/${owner}/${name}`,
+    `${titleCase(name.replace(/-/g, " "))}: a ${rng.pick(["fast", "small", "typed"])} toolkit for ${topic}.`,
+  );
 }
 
 function story(rng: Rng, n: number): TrendingResult {
@@ -57,21 +60,21 @@ function story(rng: Rng, n: number): TrendingResult {
   if (kind < 0.2) {
     // Ask HN and Show HN posts link to the discussion itself and often have no summary
     const id = 40_000_000 + rng.int(0, 9_999_999);
-    return {
-      title: `${rng.pick(["Ask HN", "Show HN"])}: ${titleCase(topic.join(" and "))} in ${2020 + (n % 7)}?`,
-      url: `https://news.ycombinator.com/item?id=${id}`,
-      description: rng.chance(0.6) ? null : sentence(rng, topic[0]),
-    };
+    return trendingResult(
+      `${rng.pick(["Ask HN", "Show HN"])}: ${titleCase(topic.join(" and "))} in ${2020 + (n % 7)}?`,
+      `https://news.ycombinator.com/item?id=${id}`,
+      rng.chance(0.6) ? null : sentence(rng, topic[0]),
+    );
   }
   const host = rng.pick(WEB_HOSTS.filter((h) => h !== "news.ycombinator.com"));
-  return {
-    title: rng.pick([
+  return trendingResult(
+    rng.pick([
       `The hidden cost of ${topic[0]}`,
       `Why we rewrote our ${topic[0]} stack`,
       `${titleCase(topic[0])} is not ${topic[1]}`,
       `Lessons from ten years of ${topic[0]}`,
     ]),
-    url: `https://${host}/${slug(topic)}-${n + 1}`,
-    description: rng.chance(0.3) ? null : sentence(rng, topic.join(" and ")),
-  };
+    `https://${host}/${slug(topic)}-${n + 1}`,
+    rng.chance(0.3) ? null : sentence(rng, topic.join(" and ")),
+  );
 }

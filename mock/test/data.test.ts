@@ -25,10 +25,10 @@ describe("generated data", () => {
     expect((await h.post("/search", q, undefined, { prefer: "seed=7" })).body).toEqual(a.body);
   });
 
-  it("echoes the request and honours max_results and page", async () => {
+  it("echoes the request with its defaults (D-echo) and honours max_results and page", async () => {
     const q = { query: "kubernetes operators", max_results: 7, page: 2, language: "en" };
     const r = (await h.post("/search", q)).body as Search;
-    expect(r.searchParameters).toEqual(q);
+    expect(r.searchParameters).toEqual({ ...q, crawl_results: 0, image: false, include_sites: [], exclude_sites: [] });
     expect(r.results).toHaveLength(7);
     const first = (await h.post("/search", { ...q, page: 1 })).body as Search;
     expect(first.results.map((x) => x.link)).not.toEqual(r.results.map((x) => x.link));

@@ -77,7 +77,8 @@ describe("/mcp on the mock", () => {
     expect(await h.balance()).toBe(before - 3);
     const invalid = await call(client, "search", { query: "", nope: 1 });
     expect(invalid.isError).toBe(true);
-    expect(invalid.content[0].text).toBe("API error: 422 The request failed validation (2 errors)");
+    // the first violation and the count of the rest (D-validation-message), as the REST 422 says it
+    expect(invalid.content[0].text).toBe("API error: 422 nope is not an accepted property (and 1 more)");
     expect(JSON.parse(invalid.content[1].text as string)).toMatchObject({ code: "PLB_VALIDATION_FAILED" });
     expect(await h.balance()).toBe(before - 3);
     const usage = await call(client, "usage", {});

@@ -62,7 +62,7 @@ describe("createMockHandlers", () => {
     expect(res.headers.get("x-request-id")).toMatch(/\S+/);
     expect(res.headers.get("link")).toContain('rel="service-desc"');
     const body = (await res.json()) as { searchParameters: unknown; results: unknown[] };
-    expect(body.searchParameters).toEqual({ query: "msw" });
+    expect(body.searchParameters).toMatchObject({ query: "msw", max_results: 5, crawl_results: 0 }); // D-echo
     expect(body.results.length).toBe(5);
   });
 

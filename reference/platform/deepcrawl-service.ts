@@ -52,10 +52,12 @@ export function statusResponse(
   links: ZipLinks,
 ): Schemas["DeepcrawlStatusResponse"] {
   const completed = task.status === "completed";
+  const finished = completed || task.status === "failed";
   return {
     taskId: task.taskId,
     status: task.status,
-    success: completed,
+    // only a finished task has an outcome: clients stop polling at the first `success` (D-deepcrawl-success)
+    ...(finished ? { success: completed } : {}),
     message: task.message,
     error: task.error,
     ...(completed && task.r2Key ? { r2Key: task.r2Key } : {}),

@@ -31,9 +31,12 @@ function decisionsSection(contract: Contract, ids: ReadonlySet<string>): string 
       "<dl>",
       `<dt>Contract</dt><dd>${paragraphs(d.contract, ids)}</dd>`,
       `<dt>Decision</dt><dd>${paragraphs(d.decision, ids)}</dd>`,
+      d.evidence ? `<dt>Evidence</dt><dd>${paragraphs(d.evidence, ids)}</dd>` : "",
       `<dt>Why</dt><dd>${paragraphs(d.reason, ids)}</dd>`,
       "</dl></article>",
-    ].join("\n"),
+    ]
+      .filter(Boolean)
+      .join("\n"),
   );
   return [
     '<section id="decisions"><h2>Decisions</h2>',

@@ -43,12 +43,9 @@ function semanticError(contract: Contract, op: OperationSpec, body: unknown): Re
     const platforms = trendingPlatforms(contract);
     const service = (body as { search_service: string }).search_service;
     if (!platforms.includes(service)) {
-      return serializeError("PLB_BAD_VALUE", {
-        message: `Unknown trending platform "${service}"; accepted: ${platforms.join(", ")}`,
-        errors: [
-          { field: "/search_service", message: `/search_service must be one of ${platforms.join(", ")}`, code: "enum" },
-        ],
-      });
+      const accepted = platforms.join(", ");
+      const message = `/search_service must be one of ${accepted} (${JSON.stringify(service)} is not a trending platform)`;
+      return serializeError("PLB_BAD_VALUE", { errors: [{ field: "/search_service", message, code: "enum" }] });
     }
   }
   return null;
@@ -238,14 +235,8 @@ export function createPaidHandler(
     const check = contract.validators.checkBody(op.operationId, body);
     if (!check.ok) {
       if (check.kind === "shape") return sendError(reply, serializeError("PLB_BODY_SHAPE"));
-      const n = check.errors.length;
-      return sendError(
-        reply,
-        serializeError("PLB_VALIDATION_FAILED", {
-          message: `The request failed validation (${n} error${n === 1 ? "" : "s"})`,
-          errors: check.errors,
-        }),
-      );
+      // the message names the first violation and counts the rest (D-validation-message)
+      return sendError(reply, serializeError("PLB_VALIDATION_FAILED", { errors: check.errors }));
     }
     const entries = check.batch ? (body as unknown[]) : [body];
     for (const entry of entries) {

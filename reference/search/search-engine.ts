@@ -2,8 +2,9 @@
 // backend of the search_service value (search-backends.ts) or the local page index, then the rules every backend
 // shares: sites and time range filtered locally too (an upstream may ignore them), at most max_results results,
 // crawl_results crawled, images when asked for, the request echoed (D-echo).
-import type { Schemas } from "../../spec/index.ts";
+import type { Contract, Schemas } from "../../spec/index.ts";
 import type { EngineContext, EngineResult, Engines } from "../platform/engines.ts";
+import { echoedParameters } from "../platform/request-defaults.ts";
 import type { Clock } from "../platform/stores.ts";
 import { crawlResults } from "./crawl-results.ts";
 import { imagesOf, uniqueImages } from "./page-images.ts";
@@ -17,6 +18,8 @@ type Params = Schemas["SearchParameters"] | Schemas["NewsParameters"];
 type Result = Schemas["SearchResult"];
 
 export interface SearchEngineOptions {
+  /** the echo's defaults are the document's (D-echo) */
+  contract: Contract;
   index: PageIndex;
   backendFor: BackendFor;
   /** the /crawl machinery, for crawl_results (an indexing one: crawled results join the index) */
@@ -119,7 +122,11 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
     return {
       ok: true as const,
       value: {
-        searchParameters: params,
+        searchParameters: echoedParameters(
+          o.contract,
+          kind === "search" ? "SearchParameters" : "NewsParameters",
+          params,
+        ),
         results,
         ...(q.image ? { images: answer.images.slice(0, MAX_IMAGES) } : {}),
       },

@@ -91,10 +91,11 @@ for (const kind of ["sqlite", "postgres"] as const) {
       });
     }
 
-    it("answers with a snippet of the page and echoes the request", async () => {
+    it("answers with a snippet of the page and echoes the request with its defaults (D-echo)", async () => {
       const body = { query: "hermit crabs", max_results: 3, search_service: "" };
       const res = await post("/search", body);
-      expect(res.body.searchParameters).toEqual(body);
+      const defaults = { page: 1, crawl_results: 0, image: false, include_sites: [], exclude_sites: [] };
+      expect(res.body.searchParameters).toEqual({ ...defaults, ...body });
       expect(res.body.results[0]).toMatchObject({ title: "Life in tide pools" });
       expect(res.body.results[0].snippet).toContain("hermit crabs");
       expect(res.body.results[0].content).toBeUndefined();

@@ -1,7 +1,8 @@
 // GitHub trending (D-trending-platforms): github.com/trending is a page, not an API, so it is read as one: each
 // repository is an `article.Box-row` whose `h2 a` links /owner/name and whose first `p` is its description (absent
-// for repositories that have none: `description: null`, as the contract allows).
+// for repositories that have none: the field is left out, D-trending-description).
 import type { Schemas } from "../../../spec/index.ts";
+import { trendingResult } from "../../platform/trending-result.ts";
 import { parseDocument } from "../html-document.ts";
 
 type TrendingResult = Schemas["TrendingResult"];
@@ -21,8 +22,7 @@ export function parseGithubTrending(html: string, baseUrl: string, limit: number
     seen.add(url);
     // the anchor reads "owner /\n name"; the path is the canonical "owner/name"
     const title = new URL(url).pathname.replace(/^\/+|\/+$/g, "") || squash(anchor?.textContent);
-    const description = squash(row.querySelector("p")?.textContent) || null;
-    out.push({ title, url, description });
+    out.push(trendingResult(title, url, squash(row.querySelector("p")?.textContent)));
     if (out.length >= limit) break;
   }
   return out;

@@ -1,8 +1,10 @@
 // Hacker News trending (D-trending-platforms) from its public Firebase API: /v0/topstories.json lists ids in rank
-// order, /v0/item/{id}.json each story. A link story has no summary (`description: null`); a self post (Ask HN)
+// order, /v0/item/{id}.json each story. A link story has no summary (no `description`, D-trending-description); a
+// self post (Ask HN)
 // links to its discussion and its text, tags stripped, is the description. Dead, deleted and non-story items are
 // skipped, so a few more ids than wanted are read.
 import type { Schemas } from "../../../spec/index.ts";
+import { trendingResult } from "../../platform/trending-result.ts";
 
 type TrendingResult = Schemas["TrendingResult"];
 
@@ -44,9 +46,6 @@ export function hnResult(item: HnItem | null): TrendingResult | null {
   if (!item || item.dead || item.deleted || (item.type && item.type !== "story" && item.type !== "job")) return null;
   if (!item.title) return null;
   const text = item.text ? plainText(item.text) : "";
-  return {
-    title: item.title,
-    url: item.url || hnDiscussionUrl(item.id),
-    description: text ? (text.length > 300 ? `${text.slice(0, 297)}...` : text) : null,
-  };
+  const description = text.length > 300 ? `${text.slice(0, 297)}...` : text;
+  return trendingResult(item.title, item.url || hnDiscussionUrl(item.id), description);
 }

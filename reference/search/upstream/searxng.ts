@@ -35,6 +35,9 @@ export const SEARXNG_ENGINES: Record<"search" | "news", Record<string, string>> 
     baidu: "baidu",
     "360": "360search",
     quark: "quark",
+    // beyond the interface's list (D-search-engine-values)
+    sogou: "sogou",
+    yandex: "yandex",
   },
   news: {
     google: "google news",

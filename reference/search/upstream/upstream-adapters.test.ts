@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Schemas } from "../../../spec/index.ts";
+import { type Contract, loadContract, type Schemas } from "../../../spec/index.ts";
 import type { EngineContext } from "../../platform/engines.ts";
 import type { PageIndex } from "../page-index.ts";
 import { createBackendRouter, type SearchUpstreams } from "../search-backends.ts";
@@ -27,8 +27,10 @@ let base: string;
 const seen: Seen[] = [];
 /** path → [status, content type, body] */
 let answers: Record<string, [number, string, string] | "hang"> = {};
+let contract: Contract;
 
 beforeAll(async () => {
+  contract = await loadContract();
   server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     seen.push({ path: url.pathname, query: url.searchParams, headers: req.headers });
@@ -63,6 +65,7 @@ const emptyIndex: PageIndex = { add: async () => {}, search: async () => [], cou
 
 function engines(u: (base: string) => SearchUpstreams) {
   return createSearchEngines({
+    contract,
     index: emptyIndex,
     backendFor: createBackendRouter({ timeoutMs: 1000, ...u(base) }, () => NOW),
     crawl: async (r) => ({
