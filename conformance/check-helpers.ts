@@ -68,3 +68,16 @@ export function unreadableBalance(m: Measured<unknown>): Failure {
 export function ok(notes: string[] = []) {
   return { failures: [], notes };
 }
+
+/** One failure per distinct problem text, listing every exchange that shows it (reports stay readable). */
+export function grouped(
+  items: Array<{ message: string; ex: Exchange; expected?: string; actual?: string }>,
+): Failure[] {
+  const by = new Map<string, Failure>();
+  for (const i of items) {
+    const f = by.get(i.message) ?? failure(i.message, [], i.expected, i.actual);
+    f.exchanges.push(i.ex.id);
+    by.set(i.message, f);
+  }
+  return [...by.values()];
+}

@@ -5,24 +5,13 @@
 // the cross-cutting traffic checks in the registry, which therefore judge those calls too.
 import { boundCases } from "../../spec/bounds.ts";
 import { type Contract, fieldPath, type JsonSchema } from "../../spec/index.ts";
-import { failure, json, status } from "../check-helpers.ts";
-import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts";
+import { grouped, json, status } from "../check-helpers.ts";
+import type { CheckDefinition, RunContext } from "../types.ts";
 
 const TS_CLIENT = "@search1api/client 0.2.1";
 const MCP_SERVER = "search1api-mcp 0.5.3";
 
 type Json = Record<string, unknown>;
-
-/** One failure per distinct finding, listing every exchange that shows it. */
-function grouped(items: Array<{ message: string; ex: Exchange; expected?: string; actual?: string }>): Failure[] {
-  const by = new Map<string, Failure>();
-  for (const i of items) {
-    const f = by.get(i.message) ?? failure(i.message, [], i.expected, i.actual);
-    f.exchanges.push(i.ex.id);
-    by.set(i.message, f);
-  }
-  return [...by.values()];
-}
 
 const answered = (ctx: RunContext, operationId: string) =>
   ctx.http.exchanges.filter((e) => e.operationId === operationId && e.response?.json !== undefined);

@@ -5,21 +5,10 @@ import { requestPrice } from "../../spec/payment-amount.ts";
 
 const PAYMENT_PROBLEM_BASE = "https://paymentauth.org/problems/";
 
-import { describe, failure, status } from "../check-helpers.ts";
+import { describe, failure, grouped, status } from "../check-helpers.ts";
 import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts";
 
 const judged = (ctx: RunContext) => ctx.http.exchanges.filter((e) => e.operationId !== null && e.response);
-
-/** One failure per distinct problem text, listing every exchange that shows it (reports stay readable). */
-function grouped(items: Array<{ message: string; ex: Exchange; expected?: string; actual?: string }>): Failure[] {
-  const by = new Map<string, Failure>();
-  for (const i of items) {
-    const f = by.get(i.message) ?? failure(i.message, [], i.expected, i.actual);
-    f.exchanges.push(i.ex.id);
-    by.set(i.message, f);
-  }
-  return [...by.values()];
-}
 
 function responseProblems(ctx: RunContext, keep: (code: string) => boolean): Failure[] {
   const items = [];
