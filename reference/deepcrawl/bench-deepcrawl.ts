@@ -5,10 +5,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pollUntil, startDeepcrawl } from "../../test-support/deepcrawl-client.ts";
+import { startTestSite } from "../../test-support/deepcrawl-site.ts";
 import { startReference } from "../start-reference.ts";
-import { pollUntil, startDeepcrawl } from "./deepcrawl-client.ts";
 import { mb, watchRss } from "./rss-peak.ts";
-import { startTestSite } from "./test-site.ts";
 
 const pages = Number(process.argv[2] ?? 2000);
 const concurrency = Number(process.argv[3] ?? 8);
