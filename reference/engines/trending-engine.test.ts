@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, loadContract } from "../../spec/index.ts";
 import type { EngineContext } from "../platform/engines.ts";
-import { type FixtureSite, serveSite } from "./fixture-site.ts";
+import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createHttpClient } from "./http-client.ts";
 import { createTrendingEngine } from "./trending-engine.ts";
 
