@@ -1,13 +1,13 @@
 // Benchmark (a script, not a test): one deepcrawl of a generated site of N pages through HTTP against an
 // in-process reference, reporting pages/s, the package size and the process's peak RSS against its RSS before the
 // crawl, which shows that neither the page list nor the package is held in memory.
-//   npx tsx reference/deepcrawl/bench-deepcrawl.ts [pages=2000] [concurrency=8]
+//   npx tsx bench/deepcrawl-bench.ts [pages=2000] [concurrency=8]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pollUntil, startDeepcrawl } from "../../test-support/deepcrawl-client.ts";
-import { startTestSite } from "../../test-support/deepcrawl-site.ts";
-import { startReference } from "../start-reference.ts";
+import { startReference } from "../reference/start-reference.ts";
+import { pollUntil, startDeepcrawl } from "../test-support/deepcrawl-client.ts";
+import { startTestSite } from "../test-support/deepcrawl-site.ts";
 import { mb, watchRss } from "./rss-peak.ts";
 
 const pages = Number(process.argv[2] ?? 2000);

@@ -1,14 +1,14 @@
 // Benchmark (a script, not a test): one package of N MiB streamed into the S3 package store and read back, against
 // the S3 stand-in running in a child process (so its copy of the bytes is not counted here). Reports MiB/s both ways
 // and this process's peak RSS against its RSS before, which shows the upload holds parts, not the package.
-//   npx tsx reference/deepcrawl/bench-s3-package.ts [mib=256]
+//   npx tsx bench/s3-package-bench.ts [mib=256]
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createS3PackageStore } from "../reference/deepcrawl/s3-package-store.ts";
 import { mb, watchRss } from "./rss-peak.ts";
-import { createS3PackageStore } from "./s3-package-store.ts";
 
 const mib = Number(process.argv[2] ?? 256);
 const standIn = spawn(

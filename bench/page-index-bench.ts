@@ -1,11 +1,11 @@
 // Benchmark (a script, not a test): how fast the page index adds and searches on SQLite and PostgreSQL, over a
 // synthetic corpus of N pages of about 400 words drawn from a fixed vocabulary (deterministic).
-//   node --import tsx reference/search/bench/page-index-bench.ts [pages] [postgres://…]
+//   node --import tsx bench/page-index-bench.ts [pages] [postgres://…]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../store/open-database.ts";
-import { createPageIndex } from "../create-page-index.ts";
+import { createPageIndex } from "../reference/search/create-page-index.ts";
+import { openDatabase } from "../reference/store/open-database.ts";
 
 const pages = Number(process.argv[2] ?? 5000);
 const pgUrl = process.argv[3];
@@ -56,7 +56,7 @@ try {
   await run("sqlite", sqlite);
   await sqlite.close();
   if (pgUrl) {
-    const { freshPostgresSchema } = await import("../../../test-support/postgres-schema.ts");
+    const { freshPostgresSchema } = await import("../test-support/postgres-schema.ts");
     const pg = await openDatabase({ databaseUrl: await freshPostgresSchema(pgUrl, "plumbline_index_bench") });
     await run("postgres", pg);
     await pg.close();
