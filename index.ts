@@ -1,6 +1,14 @@
 // The package's programmatic API: each command is also a typed function (brief: "Each command is also a typed
 // programmatic API exported by the package").
 
+export { benchDeepcrawl, type DeepcrawlBenchOptions, type DeepcrawlBenchResult } from "./bench/deepcrawl-bench.ts";
+export {
+  benchPageIndex,
+  type PageIndexBenchOptions,
+  type PageIndexBenchResult,
+  type PageIndexStoreResult,
+} from "./bench/page-index-bench.ts";
+export { benchS3Package, type S3PackageBenchOptions, type S3PackageBenchResult } from "./bench/s3-package-bench.ts";
 export { createPayingFetch, type PayingFetchOptions } from "./client/paying-fetch.ts";
 export { CHECKS, type ConformanceOptions, type ConformanceResult, runConformance } from "./conformance/index.ts";
 export {

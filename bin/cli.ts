@@ -6,8 +6,9 @@ type Command = { summary: string; run: (argv: string[]) => Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
   bench: {
-    summary: "benchmarks: the mock against Prism and bare Fastify; crawl quality on an article dataset; screenshots",
-    run: async (argv) => (await import("../load/bench/cli.ts")).benchCommand(argv),
+    summary:
+      "benchmarks: the mock, crawl quality and load, screenshots; the reference's deepcrawl, S3 store, page index",
+    run: async (argv) => (await import("../bench/cli.ts")).benchCommand(argv),
   },
   conform: {
     summary: "run the conformance suite against a target",

@@ -12,9 +12,9 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockHandlers, type MockHandlers } from "../mock/msw/index.ts";
 import { type RunningMock, startMock } from "../mock/start-mock.ts";
-import { startTestSite, type TestSite } from "../reference/deepcrawl/test-site.ts";
 import { type RunningReference, startReference } from "../reference/start-reference.ts";
 import { loadContract } from "../spec/index.ts";
+import { startTestSite, type TestSite } from "./deepcrawl-site.ts";
 import { startUpstreamStandIns, type UpstreamStandIns } from "./upstream-stand-ins.ts";
 
 const KEY = "client-reliance-key";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countWords } from "../../reference/platform/word-count.ts";
-import { contract, ctx, engines, FIXED_NOW, ok, SEEDS } from "./test-fixture.ts";
+import { contract, ctx, engines, FIXED_NOW, ok, SEEDS } from "../test/engine-fixture.ts";
 
 const crawl = (url: string, seed = 1, v: "normal" | "max" = "normal") => engines.crawl({ url } as never, ctx(seed, v));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { unwrapResponseFormat } from "../../reference/platform/response-format.ts";
 import { createAjv } from "../../spec/validators.ts";
-import { RESPONSE_SCHEMAS } from "./extract-schemas.ts";
-import { contract, ctx, engines, ok, SEEDS } from "./test-fixture.ts";
+import { contract, ctx, engines, ok, SEEDS } from "../test/engine-fixture.ts";
+import { RESPONSE_SCHEMAS } from "../test/extract-schemas.ts";
 
 const URL_ = "https://shop.example.com/products/espresso-machine";
 const extract = (response_format?: unknown, seed = 1, v: "normal" | "max" = "normal", url = URL_) =>

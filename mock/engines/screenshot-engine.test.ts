@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { ScreenshotImage } from "../../reference/platform/engines.ts";
 import type { Schemas } from "../../spec/index.ts";
-import { contract, ctx, engines, ok } from "./test-fixture.ts";
+import { contract, ctx, engines, ok } from "../test/engine-fixture.ts";
 
 type Request = Schemas["ScreenshotRequest"];
 const shoot = (r: Partial<Request> = {}, seed = 1) =>

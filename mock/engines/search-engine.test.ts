@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../../spec/index.ts";
-import { contract, ctx, engines, ok, SEEDS } from "./test-fixture.ts";
+import { contract, ctx, engines, ok, SEEDS } from "../test/engine-fixture.ts";
 
 type SearchParams = Schemas["SearchParameters"];
 const search = (p: Partial<SearchParams>, seed = 1, v: "normal" | "max" = "normal") =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ctx, FIXED_NOW, ok, SEEDS, siteCrawler } from "./test-fixture.ts";
+import { ctx, FIXED_NOW, ok, SEEDS, siteCrawler } from "../test/engine-fixture.ts";
 
 describe("synthetic site crawler (deepcrawl)", () => {
   it("discovers 3..12 URLs on the host for sitemap and 8..20 for all, the start URL first", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contract, ctx, engines, ok, SEEDS } from "./test-fixture.ts";
+import { contract, ctx, engines, ok, SEEDS } from "../test/engine-fixture.ts";
 
 const sitemap = (url: string, type?: "sitemap" | "all", seed = 1) =>
   engines.sitemap((type ? { url, type } : { url }) as never, ctx(seed));

@@ -10,7 +10,7 @@ import { signUpOverHttp } from "../../test-support/account-signup.ts";
 import { consentOverHttp } from "../../test-support/http-consent.ts";
 import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
 import { type ReferenceOptions, type RunningReference, startReference } from "../start-reference.ts";
-import { freshFetch, pkce, register, tokenRequest } from "./oauth-test-client.ts";
+import { freshFetch, pkce, register, tokenRequest } from "../test/oauth-test-client.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
 const dirs: string[] = [];

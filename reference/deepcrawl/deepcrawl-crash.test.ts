@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliProcess, startCliProcess } from "../../test-support/cli-process.ts";
-import { balance, download, pollStatus, pollUntil, startDeepcrawl } from "./deepcrawl-client.ts";
-import { phraseOf, startTestSite, type TestSite } from "./test-site.ts";
+import { balance, download, pollStatus, pollUntil, startDeepcrawl } from "../../test-support/deepcrawl-client.ts";
+import { phraseOf, startTestSite, type TestSite } from "../../test-support/deepcrawl-site.ts";
 
 const KEY = "crash-test-key";
 const PAGES = 30;

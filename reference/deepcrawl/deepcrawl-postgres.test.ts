@@ -6,13 +6,13 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { balance, pollUntil, startDeepcrawl } from "../../test-support/deepcrawl-client.ts";
+import { startTestSite, type TestSite } from "../../test-support/deepcrawl-site.ts";
 import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
 import { openDatabase } from "../store/open-database.ts";
 import { createSqlDeepcrawlStore } from "../store/sql-deepcrawl.ts";
-import { balance, pollUntil, startDeepcrawl } from "./deepcrawl-client.ts";
-import { crawlOnAServeFromB, startPair } from "./scale-out-pair.ts";
-import { startTestSite, type TestSite } from "./test-site.ts";
+import { crawlOnAServeFromB, startPair } from "../test/scale-out-pair.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
 const SCHEMA = "plumbline_deepcrawl_test";

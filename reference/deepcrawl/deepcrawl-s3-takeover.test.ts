@@ -7,12 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateMultipartUploadCommand, S3Client, UploadPartCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { download, pollUntil } from "../../test-support/deepcrawl-client.ts";
+import { startTestSite, type TestSite } from "../../test-support/deepcrawl-site.ts";
 import { type S3StandIn, startS3StandIn } from "../../test-support/s3-stand-in.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
 import { openDatabase } from "../store/open-database.ts";
 import { createSqlDeepcrawlStore } from "../store/sql-deepcrawl.ts";
-import { download, pollUntil } from "./deepcrawl-client.ts";
-import { startTestSite, type TestSite } from "./test-site.ts";
 
 const BUCKET = "takeover-packages";
 const TASK = "dc_killed_while_uploading";

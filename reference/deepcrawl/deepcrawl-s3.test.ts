@@ -6,12 +6,12 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { download, pollUntil, startDeepcrawl } from "../../test-support/deepcrawl-client.ts";
+import { startTestSite, type TestSite } from "../../test-support/deepcrawl-site.ts";
 import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
 import { type S3StandIn, startS3StandIn } from "../../test-support/s3-stand-in.ts";
 import type { ReferenceOptions } from "../start-reference.ts";
-import { download, pollUntil, startDeepcrawl } from "./deepcrawl-client.ts";
-import { crawlOnAServeFromB, type Pair, startPair } from "./scale-out-pair.ts";
-import { startTestSite, type TestSite } from "./test-site.ts";
+import { crawlOnAServeFromB, type Pair, startPair } from "../test/scale-out-pair.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
 const KEY = "s3-deepcrawl-key";

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, type JsonSchema, loadContract } from "../../spec/index.ts";
+import { balance, download, pollStatus, pollUntil, startDeepcrawl } from "../../test-support/deepcrawl-client.ts";
+import { phraseOf, startTestSite, type TestSite } from "../../test-support/deepcrawl-site.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
-import { balance, download, pollStatus, pollUntil, startDeepcrawl } from "./deepcrawl-client.ts";
-import { phraseOf, startTestSite, type TestSite } from "./test-site.ts";
 
 const KEY = "deepcrawl-test-key";
 const PAGES = 210;

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../bin/cli.ts";
 import { type CliProcess, startCliProcess } from "../../test-support/cli-process.ts";
+import { pollUntil, startDeepcrawl } from "../../test-support/deepcrawl-client.ts";
+import { startTestSite, type TestSite } from "../../test-support/deepcrawl-site.ts";
 import { type S3StandIn, startS3StandIn } from "../../test-support/s3-stand-in.ts";
-import { pollUntil, startDeepcrawl } from "./deepcrawl-client.ts";
-import { startTestSite, type TestSite } from "./test-site.ts";
 
 const SECRET = "stand-in-secret-never-printed";
 const KEY = "s3-cli-key";

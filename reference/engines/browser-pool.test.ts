@@ -8,8 +8,8 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadContract } from "../../spec/index.ts";
+import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { type BrowserPool, createBrowserPool } from "./browser-pool.ts";
-import { type FixtureSite, serveSite } from "./fixture-site.ts";
 import { createHttpClient } from "./http-client.ts";
 import { createScreenshotEngine } from "./screenshot-engine.ts";
 

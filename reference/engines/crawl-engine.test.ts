@@ -3,9 +3,9 @@ import { type Contract, loadContract, type Schemas } from "../../spec/index.ts";
 import { forbiddenReason } from "../platform/address-policy.ts";
 import type { EngineContext, EngineResult } from "../platform/engines.ts";
 import { countWords } from "../platform/word-count.ts";
+import { ARTICLE_HTML, MARKERS } from "../test/fixture-pages.ts";
+import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createCrawlEngine } from "./crawl-engine.ts";
-import { ARTICLE_HTML, MARKERS } from "./fixture-pages.ts";
-import { type FixtureSite, serveSite } from "./fixture-site.ts";
 import { createHttpClient, type HttpClient, type HttpClientOptions } from "./http-client.ts";
 
 const NOW = Date.parse("2026-11-25T12:00:00.000Z");

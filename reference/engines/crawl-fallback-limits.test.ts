@@ -5,10 +5,10 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineContext } from "../platform/engines.ts";
+import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { forbiddenReason } from "./address-policy.ts";
 import { createBrowserRenderer, type PageRenderer } from "./browser-renderer.ts";
 import { createCrawlEngine } from "./crawl-engine.ts";
-import { type FixtureSite, serveSite } from "./fixture-site.ts";
 import { createHttpClient, type HttpClient } from "./http-client.ts";
 
 const ctx: EngineContext = { requestId: "test", variability: "normal", seed: 1 };

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../spec/index.ts";
 import { forbiddenReason } from "../platform/address-policy.ts";
 import type { EngineContext } from "../platform/engines.ts";
+import { JS_APP, JS_PAGE_HTML, SCRIPT_WRITTEN } from "../test/fixture-pages.ts";
+import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createBrowserRenderer, type PageRenderer } from "./browser-renderer.ts";
 import { createCrawlEngine } from "./crawl-engine.ts";
-import { JS_APP, JS_PAGE_HTML, SCRIPT_WRITTEN } from "./fixture-pages.ts";
-import { type FixtureSite, serveSite } from "./fixture-site.ts";
 import { createHttpClient, type HttpClient } from "./http-client.ts";
 
 const ctx: EngineContext = { requestId: "test", variability: "normal", seed: 1 };

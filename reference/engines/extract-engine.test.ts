@@ -6,8 +6,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineContext } from "../platform/engines.ts";
+import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createExtractEngine } from "./extract-engine.ts";
-import { type FixtureSite, serveSite } from "./fixture-site.ts";
 import { createHttpClient } from "./http-client.ts";
 
 const ctx: EngineContext = { requestId: "t", variability: "normal", seed: 1 };

@@ -1,7 +1,7 @@
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forbiddenReason } from "../platform/address-policy.ts";
-import { type FixtureSite, serveSite } from "./fixture-site.ts";
+import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createHttpClient, type HttpClient } from "./http-client.ts";
 
 let site: FixtureSite;

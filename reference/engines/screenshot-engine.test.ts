@@ -4,12 +4,12 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadContract, type Schemas } from "../../spec/index.ts";
 import type { EngineContext, EngineResult, ScreenshotImage } from "../platform/engines.ts";
+import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
+import { chromiumChildren, SHOT_FIXTURE, SHOT_ROUTES } from "../test/screenshot-fixtures.ts";
 import { forbiddenReason } from "./address-policy.ts";
 import { type BrowserPool, createBrowserPool } from "./browser-pool.ts";
-import { type FixtureSite, serveSite } from "./fixture-site.ts";
 import { createHttpClient, type HttpClient } from "./http-client.ts";
 import { createScreenshotEngine } from "./screenshot-engine.ts";
-import { chromiumChildren, SHOT_FIXTURE, SHOT_ROUTES } from "./screenshot-fixtures.ts";
 
 const ctx: EngineContext = { requestId: "test", variability: "normal", seed: 1 };
 

@@ -4,11 +4,11 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, loadContract } from "../../spec/index.ts";
 import type { EngineContext } from "../platform/engines.ts";
-import { type FixtureSite, serveSite } from "./fixture-site.ts";
+import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createHttpClient } from "./http-client.ts";
 import { createTrendingEngine } from "./trending-engine.ts";
 
-const recorded = (name: string) => readFileSync(new URL(`./trending/fixtures/${name}`, import.meta.url));
+const recorded = (name: string) => readFileSync(new URL(`../test/fixtures/trending/${name}`, import.meta.url));
 const ctx: EngineContext = { requestId: "t", variability: "normal", seed: 1 };
 const items = JSON.parse(recorded("hn-items.json").toString()) as Record<string, unknown>;
 

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type FixtureSite, serveSite } from "../engines/fixture-site.ts";
 import { openDatabase } from "../store/open-database.ts";
+import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
+import { CORPUS, corpusHtml } from "../test/relevance-corpus.ts";
 import { createPageIndex } from "./create-page-index.ts";
 import { indexCommand } from "./index-command.ts";
-import { CORPUS, corpusHtml } from "./relevance-corpus.ts";
 
 let site: FixtureSite;
 let dir: string;

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
 import { type OpenedDatabase, openDatabase } from "../store/open-database.ts";
+import { CORPUS, corpusMarkdown, RELEVANCE_QUERIES } from "../test/relevance-corpus.ts";
 import { createPageIndex } from "./create-page-index.ts";
 import type { IndexQuery, PageIndex } from "./page-index.ts";
-import { CORPUS, corpusMarkdown, RELEVANCE_QUERIES } from "./relevance-corpus.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
 const BASE = "https://corpus.test";

@@ -9,7 +9,7 @@ import { freePort } from "../../load/peers/peer-processes.ts";
 import { signUpOverHttp } from "../../test-support/account-signup.ts";
 import { type CliProcess, startCliProcess } from "../../test-support/cli-process.ts";
 import { consentOverHttp } from "../../test-support/http-consent.ts";
-import { pkce, register, tokenRequest } from "../auth/oauth-test-client.ts";
+import { pkce, register, tokenRequest } from "./oauth-test-client.ts";
 
 let auth: CliProcess;
 let api: CliProcess;

@@ -9,9 +9,9 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchHeadlessChromium } from "../../test-support/headless-chromium.ts";
-import { ARTICLE_HTML } from "../engines/fixture-pages.ts";
-import { type FixtureSite, serveSite } from "../engines/fixture-site.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
+import { ARTICLE_HTML } from "./fixture-pages.ts";
+import { type FixtureSite, serveSite } from "./fixture-site.ts";
 
 let ref: RunningReference;
 let site: FixtureSite;

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runConformance } from "../../conformance/index.ts";
-import { ARTICLE_HTML, MARKERS } from "../engines/fixture-pages.ts";
-import { type FixtureSite, serveSite } from "../engines/fixture-site.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
+import { ARTICLE_HTML, MARKERS } from "./fixture-pages.ts";
+import { type FixtureSite, serveSite } from "./fixture-site.ts";
 
 const dirs: string[] = [];
 let open: RunningReference;

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpClientWithKey } from "../../test-support/mcp-client.ts";
-import { ARTICLE_HTML, MARKERS } from "../engines/fixture-pages.ts";
-import { type FixtureSite, serveSite } from "../engines/fixture-site.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
+import { ARTICLE_HTML, MARKERS } from "./fixture-pages.ts";
+import { type FixtureSite, serveSite } from "./fixture-site.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "plumbline-ref-mcp-"));
 let ref: RunningReference;

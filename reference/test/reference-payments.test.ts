@@ -12,9 +12,9 @@ import { paymentChallenges, testCredential } from "../../spec/payment-test-metho
 import { BIN } from "../../test-support/cli-process.ts";
 import { describePaymentFlow } from "../../test-support/payment-flow-suite.ts";
 import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
-import { ARTICLE_HTML } from "../engines/fixture-pages.ts";
-import { type FixtureSite, serveSite } from "../engines/fixture-site.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
+import { ARTICLE_HTML } from "./fixture-pages.ts";
+import { type FixtureSite, serveSite } from "./fixture-site.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
 const TEST_KEY = "reference-payment-test-key";

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../spec/index.ts";
-import { type FixtureSite, serveSite } from "../engines/fixture-site.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
+import { type FixtureSite, serveSite } from "./fixture-site.ts";
 
 let ref: RunningReference;
 let site: FixtureSite;

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
-import { type FixtureSite, serveSite } from "../engines/fixture-site.ts";
-import { CORPUS, corpusHtml, RELEVANCE_QUERIES } from "../search/relevance-corpus.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
+import { type FixtureSite, serveSite } from "./fixture-site.ts";
+import { CORPUS, corpusHtml, RELEVANCE_QUERIES } from "./relevance-corpus.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
 const dirs: string[] = [];

@@ -13,7 +13,8 @@ import type { PageIndex } from "../page-index.ts";
 import { createBackendRouter, type SearchUpstreams } from "../search-backends.ts";
 import { createSearchEngines } from "../search-engine.ts";
 
-const recorded = (name: string) => readFileSync(join(import.meta.dirname, "recorded", name), "utf8");
+const recorded = (name: string) =>
+  readFileSync(join(import.meta.dirname, "../../test/fixtures/upstream", name), "utf8");
 const NOW = Date.parse("2026-11-26T06:00:00Z");
 const ctx: EngineContext = { requestId: "t", variability: "normal", seed: 0 };
 

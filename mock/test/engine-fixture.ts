@@ -1,7 +1,7 @@
 // Shared setup of the engine tests: the contract, engines on a fixed clock, and contexts by seed.
 import type { EngineContext } from "../../reference/platform/engines.ts";
 import { loadContract } from "../../spec/index.ts";
-import { createSyntheticEngines, createSyntheticSiteCrawler } from "./index.ts";
+import { createSyntheticEngines, createSyntheticSiteCrawler } from "../engines/index.ts";
 
 export const FIXED_NOW = new Date("2026-11-25T21:50:00.000Z");
 

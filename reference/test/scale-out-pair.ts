@@ -2,9 +2,9 @@
 // B only answering (maxTasks 0: its worker never claims), and the round the issue names: a task started on B is
 // taken by A, and B serves its zip through its own signed zipUrl, which holds every page of the test site.
 import { expect } from "vitest";
+import { download, pollUntil, startDeepcrawl } from "../../test-support/deepcrawl-client.ts";
+import { phraseOf, type TestSite } from "../../test-support/deepcrawl-site.ts";
 import { type ReferenceOptions, type RunningReference, startReference } from "../start-reference.ts";
-import { download, pollUntil, startDeepcrawl } from "./deepcrawl-client.ts";
-import { phraseOf, type TestSite } from "./test-site.ts";
 
 export interface Pair {
   a: RunningReference;

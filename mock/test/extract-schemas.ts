@@ -1,5 +1,5 @@
 // Response formats the extract tests generate for: the shapes agents ask for, and the keywords the generator
-// claims to handle (schema-value.ts), each alone and combined.
+// claims to handle (../engines/schema-value.ts), each alone and combined.
 
 export const RESPONSE_SCHEMAS: Record<string, Record<string, unknown>> = {
   article: {
