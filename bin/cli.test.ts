@@ -24,7 +24,7 @@ describe("plumbline CLI", () => {
       "Web Search, Crawl and Extraction Service 1.0.0 (OpenAPI 3.1.0), profile primary: valid",
     );
     expect(r.stdout).toMatch(/POST \/extract\s+extract\s+required\s+10 cr \/ 0\.03 mpp/);
-  }, 30_000);
+  }, 90_000);
 
   it("prints a machine-readable summary with --json", async () => {
     const r = await plumbline("spec", "--json", "--profile", "alt-bounds");
@@ -33,11 +33,11 @@ describe("plumbline CLI", () => {
     expect(json.profile).toBe("alt-bounds");
     // the 11 operations, /openapi.json and the 6 discovery documents (issue 15 added 5)
     expect(json.operations).toHaveLength(18);
-  }, 30_000);
+  }, 90_000);
 
   it("says the derived files are up to date", async () => {
     expect((await plumbline("spec", "decisions", "--check")).code).toBe(0);
-  }, 30_000);
+  }, 90_000);
 
   it("exits 2 with usage on bad arguments", async () => {
     expect((await plumbline()).code).toBe(2);
@@ -46,5 +46,5 @@ describe("plumbline CLI", () => {
     expect(unknown.stderr).toContain("unknown command");
     expect((await plumbline("spec", "--nope")).code).toBe(2);
     expect((await plumbline("spec", "--profile", "nope")).code).toBe(2);
-  }, 30_000);
+  }, 90_000);
 });

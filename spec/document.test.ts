@@ -47,7 +47,7 @@ describe("spec/openapi.yaml", () => {
 
   it("passes Redocly's recommended rules without an error or warning", async () => {
     expect(await lintDocument()).toEqual([]);
-  }, 30_000);
+  }, 90_000);
 
   it("has a request example for every request body and one for every JSON response", () => {
     for (const op of c.operations) {
@@ -134,7 +134,7 @@ describe("spec/openapi.yaml", () => {
 describe("files derived from the document", () => {
   it("spec/types.gen.ts is what openapi-typescript generates now", async () => {
     expect(readFileSync(TYPES_PATH, "utf8")).toBe(await generateTypes());
-  }, 30_000);
+  }, 90_000);
 
   it("spec/DECISIONS.md is what the decisions and the error catalogue render to", () => {
     const page = readFileSync(DECISIONS_PATH, "utf8");

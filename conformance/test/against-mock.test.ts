@@ -114,7 +114,7 @@ describe("plumbline conform against the mock", () => {
     });
     expect(alt.exitCode).toBe(0);
     expect(alt.boundSet).toBe("primary");
-  }, 30_000);
+  }, 90_000);
 
   it("skips the 402 checks with a reason when no broke key is given", async () => {
     const r = await runConformance({

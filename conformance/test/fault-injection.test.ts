@@ -601,7 +601,7 @@ describe("the suite rejects broken targets", () => {
     const only = [...new Set(VARIANTS.flatMap((v) => v.only))];
     const r = await runConformance({ target: mock.url, apiKey: "KEY", brokeApiKey: "BROKE", reportDir: null, only });
     expect(r.checks.filter((c) => c.status === "failed").map((c) => [c.id, c.failures[0]?.message])).toEqual([]);
-  }, 30_000);
+  }, 90_000);
 
   it("pays for the costly edges when the target judges a Payment credential before validating (no false alarm)", async () => {
     // every body with a Payment credential is refused 402 whatever it holds: validation no longer comes first

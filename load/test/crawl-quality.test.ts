@@ -107,7 +107,7 @@ describe("bench crawl-quality against a given target", () => {
     const latin = target.pages.find((p) => p.url.endsWith("/synthetic-latin1-jsonld.html"));
     expect(latin?.type).toBe("text/html; charset=iso-8859-1");
     expect(target.pages.filter((p) => p.type === "text/html; charset=utf-8")).toHaveLength(5);
-  }, 30_000);
+  }, 90_000);
 
   it("cannot run (exit 2) with a refused key, a broken dataset folder, or a target without a key", async () => {
     target = await standIn("refuse");

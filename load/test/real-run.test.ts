@@ -83,7 +83,7 @@ describe("plumbline load against the mock", () => {
       exitCode: 2,
       error: expect.stringMatching(/the baseline ran scenario "mixed", this run "search"/),
     });
-  }, 40_000);
+  }, 90_000);
 
   it("runs an open loop at a fixed arrival rate, latency measured from each scheduled arrival", async () => {
     const r = await runLoad({

@@ -81,7 +81,7 @@ describe("plumbline load against the reference", () => {
     expect(credits).toMatchObject({ checked: true, pass: true, unresolved: 0, startBalance: before });
     expect(credits.counted).toBeGreaterThan(crawl.statuses["200"]); // batches and charged 404/410 add to it
     expect(await balance()).toBe(before - (credits.counted as number));
-  }, 30_000);
+  }, 90_000);
 
   it("fails by name when a budget breaks, the accounting still exact", async () => {
     const before = await balance();
@@ -103,5 +103,5 @@ describe("plumbline load against the reference", () => {
     expect(r.report.thresholds.find((t) => t.key === "overall")?.status).toBe("passed");
     expect(r.report.credits).toMatchObject({ checked: true, pass: true });
     expect(await balance()).toBe(before - (r.report.credits.counted as number));
-  }, 20_000);
+  }, 90_000);
 });

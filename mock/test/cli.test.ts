@@ -38,7 +38,7 @@ describe("plumbline mock", () => {
     expect(await r.json()).toMatchObject({ usage: 1000, credential_type: "api_key" });
     p.child.kill("SIGTERM");
     expect(await p.exited).toBe(0);
-  }, 40_000);
+  }, 90_000);
 
   it("creates the accounts named by --key and honours --clock manual", async () => {
     const p = run(["--port", "0", "--key", "alice:5", "--key", "bob:7:oauth", "--clock", "manual"]);
@@ -52,7 +52,7 @@ describe("plumbline mock", () => {
     expect(clock.mode).toBe("manual");
     p.child.kill("SIGINT");
     expect(await p.exited).toBe(0);
-  }, 40_000);
+  }, 90_000);
 
   it("refuses bad arguments with exit code 2 and a message", async () => {
     for (const args of [["--key", "nocredits"], ["--clock", "sundial"], ["--port", "-1"], ["--frobnicate"]]) {
@@ -60,5 +60,5 @@ describe("plumbline mock", () => {
       expect(await p.exited, args.join(" ")).toBe(2);
       expect(p.output()).toMatch(/plumbline mock: /);
     }
-  }, 40_000);
+  }, 90_000);
 });

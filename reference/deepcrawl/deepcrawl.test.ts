@@ -12,6 +12,7 @@ import { type RunningReference, startReference } from "../start-reference.ts";
 
 const KEY = "deepcrawl-test-key";
 const PAGES = 210;
+const CRAWL_MS = 120_000;
 let site: TestSite;
 let small: TestSite;
 let ref: RunningReference;
@@ -50,7 +51,8 @@ async function crawl(body: object, r = ref) {
   expect(res.status).toBe(202);
   const { taskId, status } = (await res.json()) as { taskId: string; status: string };
   expect(status).toBe("queued");
-  const { last, seen } = await pollUntil(r.url, taskId, 60_000);
+  // a hang detector: the 210-page crawls take seconds alone and several times that on a loaded machine
+  const { last, seen } = await pollUntil(r.url, taskId, CRAWL_MS);
   return { taskId, last, seen };
 }
 
@@ -89,7 +91,7 @@ describe("reference deepcrawl", () => {
       expect([...urls].some((u) => u.includes("elsewhere.invalid"))).toBe(false);
       expect(documents.size).toBe(m.pages.length);
       expect(last.message).toBe(`${m.pages.length} pages packaged`);
-    });
+    }, CRAWL_MS + 30_000);
   }
 
   it("feeds every fetched page to the onPage hook", () => {

@@ -44,7 +44,7 @@ beforeAll(async () => {
   // honour the asked viewport, scale and media exactly as a fresh one; the pools further down run without spares
   pool = createBrowserPool({ spares: 2 });
   shoot = (r) => createScreenshotEngine({ contract: contractOf, pool, http })(r, ctx);
-}, 30_000);
+}, 90_000);
 let contractOf: Awaited<ReturnType<typeof loadContract>>;
 beforeAll(async () => {
   contractOf = await loadContract();

@@ -45,7 +45,7 @@ beforeAll(async () => {
     browserContexts: 1,
     browserQueue: 0,
   });
-}, 30_000);
+}, 90_000);
 afterAll(async () => {
   await ref?.close();
   await site?.close();

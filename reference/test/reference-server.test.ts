@@ -79,7 +79,7 @@ describe("the reference platform over SQLite", () => {
   it("refuses bad keys-command arguments with exit code 2", async () => {
     await expect(cli("credit", "plb_nothing", "x")).rejects.toMatchObject({ code: 2 });
     await expect(cli("frobnicate")).rejects.toMatchObject({ code: 2 });
-  }, 20_000);
+  }, 90_000);
 });
 
 describe("several instances over one database", () => {
@@ -108,5 +108,5 @@ describe("several instances over one database", () => {
       await two.close();
       rmSync(shared, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 90_000);
 });
