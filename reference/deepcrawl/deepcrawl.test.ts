@@ -65,33 +65,37 @@ type Manifest = {
 
 describe("reference deepcrawl", () => {
   for (const type of ["sitemap", "all"] as const) {
-    it(`packages every page of a ${PAGES}-page site (${type}), obeying robots.txt`, async () => {
-      const before = await balance(ref.url, KEY);
-      const { taskId, last, seen } = await crawl({ url: `${site.url}/`, type });
-      expect(last).toMatchObject({ status: "completed", success: true, error: null });
-      expect(seen.indexOf("completed")).toBe(seen.length - 1);
-      expect(await balance(ref.url, KEY)).toBe(before - 20);
-      const { res, manifest, documents } = await download(last.zipUrl as string);
-      expect(res.headers.get("content-type")).toBe("application/zip");
-      const m = manifest as Manifest;
-      expect(
-        contract.validators.compile(contract.document.components?.schemas?.DeepcrawlManifest as JsonSchema)(m),
-      ).toBeNull();
-      expect(m).toMatchObject({ taskId, type, limitReached: null });
-      const urls = new Set(m.pages.map((p) => p.url));
-      for (const [i, path] of site.pagePaths.entries()) {
-        const entry = m.pages.find((p) => p.url === `${site.url}${path}`);
-        expect(entry, path).toMatchObject({ status: 200 });
-        expect(documents.get(entry?.path as string)).toContain(phraseOf(i));
-      }
-      expect(m.pages.length).toBe(type === "all" ? PAGES + 1 : PAGES); // `all` also keeps the home page
-      expect(urls.size).toBe(m.pages.length);
-      expect([...urls].some((u) => u.includes("/private/"))).toBe(false);
-      expect(site.hits.get("/private/secret")).toBeUndefined();
-      expect([...urls].some((u) => u.includes("elsewhere.invalid"))).toBe(false);
-      expect(documents.size).toBe(m.pages.length);
-      expect(last.message).toBe(`${m.pages.length} pages packaged`);
-    }, CRAWL_MS + 30_000);
+    it(
+      `packages every page of a ${PAGES}-page site (${type}), obeying robots.txt`,
+      async () => {
+        const before = await balance(ref.url, KEY);
+        const { taskId, last, seen } = await crawl({ url: `${site.url}/`, type });
+        expect(last).toMatchObject({ status: "completed", success: true, error: null });
+        expect(seen.indexOf("completed")).toBe(seen.length - 1);
+        expect(await balance(ref.url, KEY)).toBe(before - 20);
+        const { res, manifest, documents } = await download(last.zipUrl as string);
+        expect(res.headers.get("content-type")).toBe("application/zip");
+        const m = manifest as Manifest;
+        expect(
+          contract.validators.compile(contract.document.components?.schemas?.DeepcrawlManifest as JsonSchema)(m),
+        ).toBeNull();
+        expect(m).toMatchObject({ taskId, type, limitReached: null });
+        const urls = new Set(m.pages.map((p) => p.url));
+        for (const [i, path] of site.pagePaths.entries()) {
+          const entry = m.pages.find((p) => p.url === `${site.url}${path}`);
+          expect(entry, path).toMatchObject({ status: 200 });
+          expect(documents.get(entry?.path as string)).toContain(phraseOf(i));
+        }
+        expect(m.pages.length).toBe(type === "all" ? PAGES + 1 : PAGES); // `all` also keeps the home page
+        expect(urls.size).toBe(m.pages.length);
+        expect([...urls].some((u) => u.includes("/private/"))).toBe(false);
+        expect(site.hits.get("/private/secret")).toBeUndefined();
+        expect([...urls].some((u) => u.includes("elsewhere.invalid"))).toBe(false);
+        expect(documents.size).toBe(m.pages.length);
+        expect(last.message).toBe(`${m.pages.length} pages packaged`);
+      },
+      CRAWL_MS + 30_000,
+    );
   }
 
   it("feeds every fetched page to the onPage hook", () => {
