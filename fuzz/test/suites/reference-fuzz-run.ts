@@ -32,9 +32,12 @@ export function referenceFuzzRun(shared: SharedReference, prefix: string, option
       reportDir: join(dir, "report"),
       corpusDir: join(dir, "corpus"),
       waivers: REFERENCE_KNOWN_ISSUES,
+      // hang detectors, not speed budgets (issue 25): a real fetch or a Chromium screenshot on a machine running
+      // other test files beside this one can take many times its time alone
+      requestTimeoutMs: 30_000,
       onProgress: (l) => run.lines.push(l),
     });
-  }, 120_000);
+  }, 300_000);
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

@@ -6,7 +6,7 @@ import { referenceFuzzRun } from "./reference-fuzz-run.ts";
 import type { SharedReference } from "./shared-reference.ts";
 
 /** cases per input property, each valid one a real screenshot (the model a tenth as many sequences) */
-const RUNS = Number(process.env.PLUMBLINE_FUZZ_SCREENSHOT_RUNS ?? 8);
+const RUNS = Number(process.env.PLUMBLINE_FUZZ_SCREENSHOT_RUNS ?? 5);
 
 export function screenshotReferenceSuite(shared: SharedReference): void {
   describe("plumbline fuzz against the reference (--only screenshot,usage --fixture-url)", () => {
