@@ -182,7 +182,12 @@ const failedEntryFree: CheckDefinition = {
   async run(ctx) {
     const body = [{ query: "plumbline broke first" }, { query: "plumbline broke second", crawl_results: 1 }];
     const before = await balance(ctx, this.id, "broke");
-    if (before.value !== 0) return { failures: [], skip: `the broke account has ${before.value} credits, not 0` };
+    if (before.value !== 0)
+      return {
+        failures: [],
+        skip: `the broke account has ${before.value} credits, not 0`,
+        skipKind: "broke-key",
+      };
     const ex = await ctx.http.call(this.id, "POST", "/search", { body, auth: "broke" });
     const after = await balance(ctx, this.id, "broke");
     const failures: Failure[] = [];
@@ -285,7 +290,7 @@ const zeroBalance402: CheckDefinition = {
   preconditions: ["broke-key"],
   async run(ctx) {
     const call = brokeCall(ctx);
-    if (!call) return { failures: [], skip: "no paid operation is among --operations" };
+    if (!call) return { failures: [], skip: "no paid operation is among --operations", skipKind: "not-selected" };
     const ex = await ctx.http.call(this.id, "POST", call.path, { body: call.body, auth: "broke" });
     const ct = ex.response?.contentType.split(";")[0].trim();
     if (status(ex) === 402 && ct === "application/problem+json") return ok();
