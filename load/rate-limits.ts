@@ -174,5 +174,9 @@ export function createLimiter(setting: Exclude<LoadRateLimitSetting, "ignore">, 
 /** The share of the account's allowed rate a paced run schedules: the rest is room for the tool's own reads. */
 export const PACE_SHARE = 0.9;
 
-/** The requests a percentile needs to be one: p(99) of fewer than 100 answers is the slowest answer. */
-export const samplesFor = (p: number) => Math.ceil(100 / (100 - p) - 1e-9);
+/**
+ * The answers a percentile needs to be judged at a paced rate: at least 5 expected above it (n·(1 − q) ≥ 5, the
+ * usual rule for reading a proportion off a sample), so no one stalled answer decides it. p(95) needs 100, p(99)
+ * 500: a run paced at 3 requests/s for 40 s judges the overall p(95) and no operation's p(99).
+ */
+export const samplesFor = (p: number) => Math.ceil((5 * 100) / (100 - p) - 1e-9);

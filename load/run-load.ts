@@ -59,7 +59,7 @@ function limitReport(
       ? "rate limits ignored (--ignore-rate-limits): not paced; a 429 counts as an error"
       : source === "none"
         ? "the target advertises no rate limits (no RateLimit-Policy header): the run was not paced"
-        : `the ${source === "stated" ? "stated" : "advertised"} limits (${limits}) allow ${round2(allowed ?? 0)} requests/s; the run was paced at ${pacedRate} arrivals/s${requested.rate === null ? " (an open loop instead of the closed loop)" : requested.rate !== pacedRate ? ` (below --rate ${requested.rate})` : ""}: ${report.overall.requests} answers, ${throttled} throttled (429 within the policy), ${holds.limits} arrivals held back for a full window${unjudged.length ? `; ${unjudged.length} threshold${unjudged.length === 1 ? "" : "s"} could not be judged at that rate` : ""}`;
+        : `the ${source === "stated" ? "stated" : "advertised"} limits (${limits}) allow ${round2(allowed ?? 0)} requests/s; the run was paced at ${pacedRate} arrivals/s${requested.rate === null ? " (an open loop instead of the closed loop)" : requested.rate !== pacedRate ? ` (under the ${requested.rate}/s asked for)` : ""}: ${report.overall.requests} answers, ${throttled} throttled (429 within the policy), ${holds.limits} arrivals held back for a full window${unjudged.length ? `; ${unjudged.length} threshold${unjudged.length === 1 ? "" : "s"} could not be judged at that rate` : ""}`;
   return {
     source,
     policies,

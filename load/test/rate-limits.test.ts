@@ -31,8 +31,9 @@ describe("the limiter", () => {
     expect(parseLoadRateLimit("auto")).toBe("auto");
     expect(parseLoadRateLimit("200,screenshot=10")).toEqual({ perAccount: 200, perOperation: { screenshot: 10 } });
     expect(() => parseLoadRateLimit("fast")).toThrow(/--rate-limit takes auto or N/);
-    expect(samplesFor(99)).toBe(100);
-    expect(samplesFor(95)).toBe(20);
+    expect(samplesFor(99)).toBe(500);
+    expect(samplesFor(95)).toBe(100);
+    expect(samplesFor(50)).toBe(10);
   });
 
   it("admits what a stated window has room for, then holds back until it resets", async () => {
