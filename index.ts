@@ -2,7 +2,21 @@
 // programmatic API exported by the package").
 
 export { createPayingFetch, type PayingFetchOptions } from "./client/paying-fetch.ts";
-export { CHECKS, type ConformanceOptions, type ConformanceResult, runConformance } from "./conformance/index.ts";
+export {
+  CHECKS,
+  type ConformanceOptions,
+  type ConformanceResult,
+  exportFixtures,
+  type FixtureExport,
+  type FixtureExportOptions,
+  type FixtureManifest,
+  type FixtureServer,
+  readFixtureManifest,
+  runConformance,
+  type SkipKind,
+  type SkipTally,
+  startFixtureServer,
+} from "./conformance/index.ts";
 export {
   type CorpusEntry,
   type FuzzOptions,
