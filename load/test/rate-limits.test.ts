@@ -247,7 +247,8 @@ describe("against the mock with its default limits (D-rate-limits: 200 a minute)
     expect(rep.rateLimits).toMatchObject({ source: "advertised", allowedRate: 3.33, pacedRate: 3 });
     expect(rep.rateLimits?.policies).toContainEqual({ policy: "default", quota: 200, windowSeconds: 60 });
     expect(rep.overall.statuses["429"] ?? 0).toBe(0);
-    expect(rep.overall.requests).toBeLessThanOrEqual(3 * 4 + 1);
+    // at most every arrival of the warm-up and the measured seconds at 3/s (a warm-up answer may land after it)
+    expect(rep.overall.requests).toBeLessThanOrEqual(3 * (1 + 4) + 1);
     expect(rep.credits).toMatchObject({ checked: true, pass: true });
     const rps = rep.thresholds.find((t) => t.key === "overall" && t.expression.startsWith("rps"));
     expect(rps).toMatchObject({ status: "skipped", note: expect.stringMatching(/^cannot be judged at the rate/) });
