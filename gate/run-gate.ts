@@ -208,8 +208,9 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         shrinkSeconds: SHRINK_SECONDS,
         only: o.operations ? [...new Set([...o.operations, "usage"])] : undefined,
         fixtureUrl,
-        // stated limits: the fuzzer's fixed pace under the account's; ignored: no pacing; auto: the advertised pace
-        rate: o.ignoreRateLimits ? 0 : o.rateLimit && o.rateLimit !== "auto" ? statedRate(o.rateLimit) : "auto",
+        // stated limits: the fuzzer's fixed pace under the account's; otherwise the advertised pace, as before
+        // (--ignore-rate-limits concerns the load stage: the fuzzer always kept to the target's limits)
+        rate: o.rateLimit && o.rateLimit !== "auto" ? statedRate(o.rateLimit) : "auto",
         maxCredits: budget === undefined ? undefined : Math.floor(budget * (stages.includes("load") ? 0.6 : 1)),
         reportDir,
         corpusDir: reportDir === null ? null : join(reportDir, "corpus"),
