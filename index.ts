@@ -10,7 +10,21 @@ export {
 } from "./bench/page-index-bench.ts";
 export { benchS3Package, type S3PackageBenchOptions, type S3PackageBenchResult } from "./bench/s3-package-bench.ts";
 export { createPayingFetch, type PayingFetchOptions } from "./client/paying-fetch.ts";
-export { CHECKS, type ConformanceOptions, type ConformanceResult, runConformance } from "./conformance/index.ts";
+export {
+  CHECKS,
+  type ConformanceOptions,
+  type ConformanceResult,
+  exportFixtures,
+  type FixtureExport,
+  type FixtureExportOptions,
+  type FixtureManifest,
+  type FixtureServer,
+  readFixtureManifest,
+  runConformance,
+  type SkipKind,
+  type SkipTally,
+  startFixtureServer,
+} from "./conformance/index.ts";
 export {
   type CorpusEntry,
   type FuzzOptions,

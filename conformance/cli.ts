@@ -11,10 +11,12 @@ export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY
                          [--payment-method test --payment-key KEY]
                          [--profile strict|lenient|alt-bounds] [--only IDS] [--skip IDS] [--include IDS]
                          [--operations IDS] [--report-dir DIR | --no-report] [--max-credits N]
-                         [--fixture-url URL] [--timeout S] [--oauth-user LOGIN --oauth-password PASSWORD]
-                         [--rate-limit auto|N[,screenshot=M]]
+                         [--fixture-url URL --fixture-manifest FILE [--fixture-log FILE]] [--timeout S]
+                         [--oauth-user LOGIN --oauth-password PASSWORD] [--rate-limit auto|N[,screenshot=M]]
+                         [--allow-skipped KINDS]
        plumbline conform --list
-       plumbline conform serve-fixtures [--host 127.0.0.1] [--port 4020]
+       plumbline conform serve-fixtures [--host 127.0.0.1] [--port 4020] [--manifest FILE] [--log FILE]
+       plumbline conform fixtures export DIR --base-url URL [--no-sitemap-url URL] [--conventional-url URL]
        plumbline conform coverage [--write | --check]
 
   --api-key KEY        a funded account (or $PLUMBLINE_API_KEY); --broke-api-key: one with zero credits, for the
@@ -33,7 +35,21 @@ export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY
                        them. Health, usage and discovery are always covered; deepcrawl brings deepcrawlStatus
   --max-credits N      refuse to start when the plan may spend more than N credits (its cost is printed first)
   --report-dir DIR     default reports/conformance/<timestamp>: conformance.json, junit.xml, report.html
-  --fixture-url URL    a deployed copy of the fixture site (default: served on 127.0.0.1 by the run itself)
+  --fixture-url URL, --fixture-manifest FILE
+                       a fixture site the target can fetch, and its manifest (canary tokens, origins): a hosted
+                       export (fixtures export DIR --base-url URL → DIR/manifest.json) for a deployment, or
+                       serve-fixtures --host 0.0.0.0 --manifest FILE on a network the target shares. Default: the run
+                       serves the site on 127.0.0.1, which only a local target started with --allow-private-network
+                       (plumbline reference --allow-private-network) can read
+  --fixture-log FILE   the fixture host's request log (one URL or Common Log Format line per request; serve-fixtures
+                       --log FILE), for sitemap-no-page-content on a site the run does not serve
+  --allow-skipped KINDS
+                       comma-separated kinds of missing precondition whose skipped checks do not fail the run:
+                       fixture-unreachable (the target cannot read the fixture site), fixture-manifest (no manifest,
+                       or one the site does not match), fixture-incomplete (an export without its other origins or a
+                       request log), broke-key, payment-key, oauth-account. Without it such skips fail the run (exit 1),
+                       except against a synthetic target (the mock: the canary came back without its token), where
+                       they are printed. Every skip is counted by kind in the summary line and the JUnit file
   --timeout S          seconds a deepcrawl task may take to complete (default 120)
   --rate-limit auto|N[,screenshot=M]
                        the target's limits per 60 s window (D-rate-limits): auto (default) learns them from the
@@ -46,8 +62,9 @@ export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY
   coverage             the interface's statements and the checks covering each (conformance/README.md);
                        --write updates the README's table, --check fails when it is stale
 
-Exit codes: 0 every check passed, 1 a check failed, 2 the run could not proceed (unreachable target, bad
-arguments or an unknown operation id, a refused key, a plan over --max-credits).`;
+Exit codes: 0 every check passed (skips allowed as above), 1 a check failed or checks were skipped for a missing
+precondition not allowed, 2 the run could not proceed (unreachable target, bad arguments or an unknown operation
+id, a refused key, a plan over --max-credits, a manifest that does not read).`;
 
 const list = (v: string | undefined) =>
   v
@@ -68,6 +85,10 @@ export async function conformCommand(argv: string[]): Promise<number> {
   if (argv[0] === "serve-fixtures") {
     const { serveFixturesCommand } = await import("./fixtures/serve-fixtures.ts");
     return serveFixturesCommand(argv.slice(1));
+  }
+  if (argv[0] === "fixtures") {
+    const { fixturesCommand } = await import("./fixtures/serve-fixtures.ts");
+    return fixturesCommand(argv.slice(1));
   }
   if (argv[0] === "coverage") {
     const { coverageCommand } = await import("./coverage-command.ts");
@@ -90,6 +111,9 @@ export async function conformCommand(argv: string[]): Promise<number> {
       "no-report": { type: "boolean", default: false },
       "max-credits": { type: "string" },
       "fixture-url": { type: "string" },
+      "fixture-manifest": { type: "string" },
+      "fixture-log": { type: "string" },
+      "allow-skipped": { type: "string" },
       timeout: { type: "string" },
       "rate-limit": { type: "string" },
       "oauth-user": { type: "string" },
@@ -144,6 +168,9 @@ export async function conformCommand(argv: string[]): Promise<number> {
     reportDir: values["no-report"] ? null : values["report-dir"],
     maxCredits: number("max-credits", values["max-credits"]),
     fixtureUrl: values["fixture-url"],
+    fixtureManifest: values["fixture-manifest"],
+    fixtureLog: values["fixture-log"],
+    allowSkipped: list(values["allow-skipped"]),
     timeoutSeconds: number("timeout", values.timeout),
     rateLimit: values["rate-limit"],
     oauthUser: values["oauth-user"],

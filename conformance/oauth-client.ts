@@ -61,6 +61,8 @@ export interface Authorization {
   back: URL | null;
   /** why the flow could not be walked (no person to consent, no browser): the checks skip with it */
   skip?: string;
+  /** set with skip: a person's account is the missing precondition */
+  skipKind?: "oauth-account";
   /** how the consent went (browser), for the report */
   notes: string[];
 }
@@ -89,11 +91,18 @@ export async function authorize(
       back: null,
       notes: [],
       skip: `the authorization endpoint wants a person to sign in and approve (${describe(exchange)}); give --oauth-user and --oauth-password to consent in headless Chromium`,
+      skipKind: "oauth-account",
     };
   const outcome = await browser.consent({ authorizeUrl: url, redirectUri: REDIRECT_URI });
   const notes = outcome.trail.map((t) => `browser: ${t}`);
   if (outcome.problem && !outcome.redirectedTo)
-    return { exchange, back: null, notes, skip: `consent in headless Chromium: ${outcome.problem}` };
+    return {
+      exchange,
+      back: null,
+      notes,
+      skip: `consent in headless Chromium: ${outcome.problem}`,
+      skipKind: "oauth-account",
+    };
   return { exchange, back: outcome.redirectedTo ? new URL(outcome.redirectedTo) : null, notes };
 }
 

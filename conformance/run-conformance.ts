@@ -1,9 +1,17 @@
 // runConformance(): the whole run as a typed API (the CLI is a thin wrapper). Exit codes mean one thing each:
 // 0 every check passed (warnings and skips allowed), 1 a check failed, 2 the run could not proceed.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Contract, loadContract } from "../spec/index.ts";
 import { balance } from "./check-helpers.ts";
+import {
+  baseOf,
+  type FixtureManifest,
+  manifestProblem,
+  originsAt,
+  readFixtureManifest,
+} from "./fixtures/fixture-manifest.ts";
 import { type FixtureServer, startFixtureServer } from "./fixtures/fixture-server.ts";
 import { createHttpClient, type HttpClient } from "./http-client.ts";
 import { makeScope, type OperationScope } from "./operation-scope.ts";
@@ -13,6 +21,7 @@ import { calibrateRefusal, NO_REFUSAL, type RefusalCalibration } from "./probes/
 import { parseRateLimit, type RateLimitSetting } from "./rate-windows.ts";
 import { CHECKS } from "./registry.ts";
 import { writeReports } from "./report/write-reports.ts";
+import { parseAllowSkipped, type SkipKind, tallySkips, unmet, unmetLines } from "./skip-reasons.ts";
 import type {
   CheckDefinition,
   CheckResult,
@@ -38,7 +47,9 @@ function rateSetting(v: ConformanceOptions["rateLimit"]): RateLimitSetting | str
 }
 
 function resolve(o: ConformanceOptions): ResolvedOptions {
+  const allowed = parseAllowSkipped(o.allowSkipped);
   return {
+    allowSkipped: allowed.ok ? allowed.kinds : [],
     rateLimit: rateSetting(o.rateLimit) as RateLimitSetting,
     target: o.target.replace(/\/+$/, ""),
     apiKey: o.apiKey,
@@ -55,7 +66,7 @@ function resolve(o: ConformanceOptions): ResolvedOptions {
         ? join("reports", "conformance", new Date().toISOString().replace(/[:.]/g, "-"))
         : o.reportDir,
     maxCredits: o.maxCredits,
-    fixtureUrl: o.fixtureUrl,
+    fixtureUrl: o.fixtureUrl === undefined ? undefined : baseOf(o.fixtureUrl),
     timeoutSeconds: o.timeoutSeconds ?? 120,
     requestTimeoutMs: o.requestTimeoutMs ?? 30_000,
     oauthUser: o.oauthUser ?? process.env.PLUMBLINE_OAUTH_USER,
@@ -76,6 +87,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     durationMs: 0,
     planCredits: 0,
     summary: { total: 0, passed: 0, failed: 0, warning: 0, skipped: 0 },
+    skips: [],
     checks: [],
     exchanges: [],
   };
@@ -87,6 +99,10 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   if (!/^https?:\/\/[^/]+/.test(o.target)) return stop(`--target must be an http(s) URL, not "${o.target}"`);
   if (!o.apiKey) return stop("an API key is required (--api-key)");
   if (typeof o.rateLimit === "string" && o.rateLimit.startsWith("!")) return stop(o.rateLimit.slice(1));
+  const allowed = parseAllowSkipped(input.allowSkipped);
+  if (!allowed.ok) return stop(allowed.error);
+  const fixtureSite = resolveFixtureSite(input, o);
+  if (fixtureSite) return stop(fixtureSite);
 
   const contract = await loadContract();
   const altContract = await loadContract({ profile: "alt-bounds" });
@@ -142,16 +158,73 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   let fixtures: FixtureServer | undefined;
   if (!o.fixtureUrl && plan.checks.some(usesFixtures)) {
     fixtures = await startFixtureServer();
-    o.fixtureUrl = fixtures.url;
-    o.fixtureNoSitemapUrl = fixtures.noSitemapUrl;
-    o.fixtureConventionalUrl = fixtures.conventionalUrl;
-    o.fixtureRequests = fixtures.requests;
+    const site = fixtures;
+    o.fixtureUrl = site.url;
+    o.fixtureNoSitemapUrl = site.noSitemapUrl;
+    o.fixtureConventionalUrl = site.conventionalUrl;
+    o.fixtureRequests = () => site.requests;
+    o.fixtureCanary = site.newCanary;
+    o.fixtureStatusPages = { "404": "/status/404", "410": "/status/410" };
   }
   try {
     return await execute(o, plan, scope, { contract, altContract, http, refusal }, result, started);
   } finally {
     await fixtures?.close();
   }
+}
+
+/**
+ * A fixture site the run did not start (--fixture-url, --fixture-manifest, --fixture-log): its origins, status and
+ * pad pages from the manifest, and its request log. Returns why the run cannot proceed, or null.
+ */
+function resolveFixtureSite(input: ConformanceOptions, o: ResolvedOptions): string | null {
+  let manifest: FixtureManifest | undefined;
+  if (typeof input.fixtureManifest === "string") {
+    const read = readFixtureManifest(input.fixtureManifest);
+    if (!read.ok) return read.error;
+    manifest = read.manifest;
+  } else if (input.fixtureManifest) {
+    const problem = manifestProblem(input.fixtureManifest);
+    if (problem) return `fixtureManifest: ${problem}`;
+    manifest = input.fixtureManifest;
+  }
+  if (input.fixtureLog && !o.fixtureUrl && !manifest) return "--fixture-log needs --fixture-url or --fixture-manifest";
+  if (manifest) {
+    const at = originsAt(manifest, o.fixtureUrl);
+    if (!at.ok) return at.error;
+    o.fixtureManifest = manifest;
+    o.fixtureUrl = at.origins.main;
+    o.fixtureNoSitemapUrl = at.origins.noSitemap ?? undefined;
+    o.fixtureConventionalUrl = at.origins.conventional ?? undefined;
+    o.fixtureStatusPages = manifest.statusPages;
+  } else if (o.fixtureUrl) {
+    // a site of unknown make: the canary cannot run (no tokens); the rest as the live server serves it
+    o.fixtureStatusPages = { "404": "/status/404", "410": "/status/410" };
+  }
+  const logFile = input.fixtureLog;
+  if (logFile) o.fixtureRequests = () => readRequestLog(logFile);
+  return null;
+}
+
+/**
+ * The requests of a fixture host's log: a line holding a URL gives it; a Common/Combined Log Format line gives the
+ * path of its request line (no host: matched on every origin).
+ */
+export function readRequestLog(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    const url = /\bhttps?:\/\/[^\s"]+/.exec(line);
+    const request = /"[A-Z]+ (\/[^\s"]*)[^"]*"/.exec(line);
+    if (request) out.push(request[1]);
+    else if (url) out.push(url[0]);
+  }
+  return out;
 }
 
 /** What the run prints about the payment-refusal calibration. */
@@ -220,7 +293,11 @@ async function execute(
   for (const r of result.checks) result.summary[r.status]++;
   result.summary.total = result.checks.length;
   result.boundSet = result.checks.find((c) => c.facts?.["bound-set"])?.facts?.["bound-set"];
-  result.exitCode = result.summary.failed > 0 ? 1 : 0;
+  const canary = probes.has(fetchesRealPages.id) ? await ctx.probe(fetchesRealPages) : null;
+  if (canary) result.canary = { kind: canary.kind, reason: canary.reason };
+  result.skips = tallySkips(result.checks, o.allowSkipped, canary?.kind === "synthetic");
+  for (const line of unmetLines(result.skips)) o.onProgress(line);
+  result.exitCode = result.summary.failed > 0 || unmet(result.skips).length > 0 ? 1 : 0;
   result.durationMs = Date.now() - started;
   if (o.reportDir !== null) {
     result.reportDir = o.reportDir;
@@ -240,6 +317,7 @@ function notRun(check: CheckDefinition, reason: string): CheckResult {
     basis,
     status: "skipped",
     reason,
+    skipKind: "not-selected",
     failures: [],
     notes: [],
     exchangeIds: [],
@@ -247,14 +325,22 @@ function notRun(check: CheckDefinition, reason: string): CheckResult {
   };
 }
 
-async function unmetPrecondition(check: CheckDefinition, ctx: RunContext): Promise<string | null> {
+async function unmetPrecondition(
+  check: CheckDefinition,
+  ctx: RunContext,
+): Promise<{ reason: string; kind: SkipKind } | null> {
   for (const p of check.preconditions ?? []) {
-    if (p === "broke-key" && !ctx.options.brokeApiKey) return "needs --broke-api-key (an account with zero credits)";
+    if (p === "broke-key" && !ctx.options.brokeApiKey)
+      return { kind: "broke-key", reason: "needs --broke-api-key (an account with zero credits)" };
     if (p === "payment-key" && !(ctx.options.paymentMethod === "test" && ctx.options.paymentKey))
-      return "warning: not paid for: needs --payment-method test --payment-key KEY (the target's test payment key)";
+      return {
+        kind: "payment-key",
+        reason: "warning: not paid for: needs --payment-method test --payment-key KEY (the target's test payment key)",
+      };
     if (p === "fetches-real-pages") {
       const verdict = await ctx.probe(fetchesRealPages);
-      if (!verdict.real) return verdict.reason;
+      if (!verdict.real)
+        return { kind: verdict.kind === "real" ? "not-applicable" : verdict.kind, reason: verdict.reason };
     }
   }
   return null;
@@ -280,12 +366,19 @@ async function runCheck(check: CheckDefinition, ctx: RunContext): Promise<CheckR
     exchangeIds: ctx.http.exchanges.filter((e) => makers.has(e.by)).map((e) => e.id),
     durationMs: Math.round(performance.now() - t0),
   });
-  const unmet = await unmetPrecondition(check, ctx);
-  if (unmet) return done({ status: "skipped", reason: unmet, failures: [] });
+  const missing = await unmetPrecondition(check, ctx);
+  if (missing) return done({ status: "skipped", reason: missing.reason, skipKind: missing.kind, failures: [] });
   try {
     const out = await check.run(ctx);
     if (out.skip)
-      return done({ status: "skipped", reason: out.skip, failures: [], notes: out.notes, facts: out.facts });
+      return done({
+        status: "skipped",
+        reason: out.skip,
+        skipKind: out.skipKind ?? "not-applicable",
+        failures: [],
+        notes: out.notes,
+        facts: out.facts,
+      });
     if (out.failures.length === 0) return done({ status: "passed", failures: [], notes: out.notes, facts: out.facts });
     // what a real client mishandles is not a contract violation: reported as a warning with its reason, whatever the
     // profile, so an implementer sees the client break before its users do

@@ -1,10 +1,12 @@
 // The typed records of a conformance run: checks, their outcomes, the recorded traffic. Reports are rendered from
 // these records only (style: "reports are rendered from typed records, never from parsed text").
 import type { Contract } from "../spec/index.ts";
+import type { FixtureCanary, FixtureManifest } from "./fixtures/fixture-manifest.ts";
 import type { HttpClient } from "./http-client.ts";
 import type { OperationScope } from "./operation-scope.ts";
 import type { RefusalCalibration } from "./probes/payment-refusal.ts";
 import type { RateLimitSetting } from "./rate-windows.ts";
+import type { SkipKind, SkipTally } from "./skip-reasons.ts";
 
 export type ProfileName = "strict" | "lenient" | "alt-bounds";
 export type Severity = "critical" | "major" | "minor";
@@ -86,6 +88,8 @@ export interface CheckOutcome {
   /** machine-readable findings for the run record (e.g. `bound-set`) */
   facts?: Record<string, string>;
   skip?: string;
+  /** what kind of skip (default not-applicable): a missing precondition fails the run unless allowed */
+  skipKind?: SkipKind;
 }
 
 export interface CheckResult {
@@ -97,6 +101,8 @@ export interface CheckResult {
   status: CheckStatus;
   /** why a check was skipped, or why its findings are a warning (a client-compatibility check, the lenient profile) */
   reason?: string;
+  /** the kind of a skip (skip-reasons.ts): counted in the summary and the JUnit file */
+  skipKind?: SkipKind;
   failures: Failure[];
   notes: string[];
   facts?: Record<string, string>;
@@ -182,7 +188,20 @@ export interface ConformanceOptions {
   /** undefined: reports/conformance/<timestamp>; null: no reports */
   reportDir?: string | null;
   maxCredits?: number;
+  /** a fixture site the target can fetch (default: served on 127.0.0.1 by the run itself); needs fixtureManifest */
   fixtureUrl?: string;
+  /**
+   * what the suite must know of that site (fixtures export DIR → DIR/manifest.json, serve-fixtures --manifest FILE):
+   * a path or the manifest itself; its canary tokens prove the target fetched a page
+   */
+  fixtureManifest?: string | FixtureManifest;
+  /** a request log of the fixture host (one URL or Common Log Format line per request), for sitemap-no-page-content */
+  fixtureLog?: string;
+  /**
+   * kinds of missing precondition whose skips do not fail the run (skip-reasons.ts: fixture-unreachable,
+   * fixture-manifest, fixture-incomplete, broke-key, payment-key, oauth-account)
+   */
+  allowSkipped?: string[];
   /** seconds a deepcrawl may take to complete */
   timeoutSeconds?: number;
   /** per-request timeout, ms */
@@ -213,9 +232,20 @@ export interface ResolvedOptions
       | "paymentMethod"
       | "paymentKey"
       | "rateLimit"
+      | "fixtureManifest"
+      | "fixtureLog"
+      | "allowSkipped"
     >
   > {
   rateLimit: RateLimitSetting;
+  allowSkipped: SkipKind[];
+  /** the fixture site's manifest, when the run did not start the site itself */
+  fixtureManifest?: FixtureManifest;
+  /** a fresh canary page of the run's own fixture server */
+  fixtureCanary?: () => FixtureCanary;
+  /** paths answering 404 and 410 on the fixture site (null: it has none) */
+  fixtureStatusPages?: { "404": string | null; "410": string | null };
+
   oauthUser?: string;
   oauthPassword?: string;
   chromiumPath?: string;
@@ -227,8 +257,11 @@ export interface ResolvedOptions
   fixtureNoSitemapUrl?: string;
   /** the fixture origin whose sitemap is only at the conventional path (idem) */
   fixtureConventionalUrl?: string;
-  /** every request the fixture site received so far (idem), to see what a target fetched */
-  fixtureRequests?: string[];
+  /**
+   * every request the fixture site received so far, as URLs (or paths, from a log that names no host), to see what a
+   * target fetched: the run's own server, or --fixture-log
+   */
+  fixtureRequests?: () => string[];
   maxCredits?: number;
 }
 
@@ -247,6 +280,10 @@ export interface ConformanceResult {
   /** usage before and after, when measured */
   creditsSpent?: number;
   summary: { total: number; passed: number; failed: number; warning: number; skipped: number };
+  /** the skipped checks by kind; a missing precondition not allowed fails the run (exit 1) */
+  skips: SkipTally[];
+  /** what the canary found: real, synthetic, or why the target's page fetching could not be judged */
+  canary?: { kind: string; reason: string };
   checks: CheckResult[];
   exchanges: Exchange[];
   reportDir?: string;

@@ -3,24 +3,42 @@ import { parseArgs } from "node:util";
 import { STAGES, type StageName } from "./gate-types.ts";
 
 export const GATE_HELP = `Usage: plumbline gate --target URL --api-key KEY [--broke-api-key KEY] [--stages conform,fuzz,load]
-                     [--budget-credits N] [--time S] [--operations IDS] [--fixture-url URL]
+                     [--budget-credits N] [--time S] [--operations IDS]
+                     [--fixture-url URL --fixture-manifest FILE [--fixture-log FILE]] [--allow-skipped KINDS]
+                     [--rate-limit auto|N[,operation=M] | --ignore-rate-limits]
                      [--scenario NAME] [--thresholds FILE|NAME] [--report-dir DIR | --no-report] [--allow-remote]
 
   --api-key KEY         a funded account (or $PLUMBLINE_API_KEY); --broke-api-key an account with 0 credits
                         (or $PLUMBLINE_BROKE_API_KEY) for the 402 checks
   --stages LIST         which stages run, in this order: conform, fuzz, load (default all)
-  --budget-credits N    credits of the key the whole gate may spend: conformance refuses a plan over it, the fuzzer
-                        sends no valid case priced over what is left, load runs at a rate the rest covers
+  --budget-credits N    credits of the key the whole gate may spend (default: the key's balance at the start):
+                        conformance refuses a plan over it, the fuzzer sends no valid case priced over what is left,
+                        load runs at a rate the rest covers and holds back a request that could take it past it
   --time S              seconds for the whole gate (default 120): the fuzzer and the load run share what the
                         conformance run leaves
   --operations IDS      the operations the target implements (conformance --operations, fuzz --only)
-  --fixture-url URL     a site the target can fetch (the conformance suite serves its own otherwise); the load
-                        scenario "reference" needs one
+  --fixture-url URL, --fixture-manifest FILE
+                        a fixture site the target can fetch and its manifest (the conformance canary's tokens): a
+                        hosted export (plumbline conform fixtures export DIR --base-url URL → DIR/manifest.json) for
+                        a deployment, or serve-fixtures --host 0.0.0.0 --manifest FILE on a network it shares; the
+                        manifest alone names the site. Default: the suite serves one on 127.0.0.1, which only a local
+                        target started with --allow-private-network reads. The load scenario "reference" needs one
+  --fixture-log FILE    the fixture host's request log (conformance --fixture-log)
+  --allow-skipped KINDS missing preconditions whose skipped conformance checks do not fail the gate:
+                        fixture-unreachable, fixture-manifest, fixture-incomplete, broke-key, payment-key (the gate
+                        has no payment key: against a real target name it), oauth-account (the gate signs in to no
+                        consent page). Every skip is counted by kind in the stage summary and the JUnit file
+  --rate-limit auto|N[,operation=M]
+                        the target's limits (default auto: its RateLimit headers; N per 60 s when it advertises none):
+                        conformance and the fuzzer pace themselves under them, the load stage runs at the rate they
+                        allow, counts a 429 within them as throttling and says which thresholds that rate cannot judge
+  --ignore-rate-limits  the load stage unpaced, a 429 an error (a target whose limits were lifted for the test key)
   --scenario NAME       load scenario (default mixed); --thresholds FILE|NAME its budgets (default mock)
   --report-dir DIR      default reports/gate/<timestamp>: index.html (linking each stage's report), junit.xml
                         (one suite per stage), gate.json, and conform/, fuzz/, load/
 
-Exit codes: 0 every stage passed, 1 a check, property or threshold failed, 2 a stage could not run.`;
+Exit codes: 0 every stage passed, 1 a check, property or threshold failed or conformance checks were skipped for a
+missing precondition not allowed, 2 a stage could not run (or the options cannot work).`;
 
 const list = (v: string | undefined) =>
   v
@@ -47,6 +65,11 @@ export async function gateCommand(argv: string[]): Promise<number> {
       time: { type: "string" },
       operations: { type: "string" },
       "fixture-url": { type: "string" },
+      "fixture-manifest": { type: "string" },
+      "fixture-log": { type: "string" },
+      "allow-skipped": { type: "string" },
+      "rate-limit": { type: "string" },
+      "ignore-rate-limits": { type: "boolean", default: false },
       scenario: { type: "string" },
       thresholds: { type: "string" },
       "report-dir": { type: "string" },
@@ -76,12 +99,18 @@ export async function gateCommand(argv: string[]): Promise<number> {
     timeSeconds: time,
     operations: list(values.operations),
     fixtureUrl: values["fixture-url"],
+    fixtureManifest: values["fixture-manifest"],
+    fixtureLog: values["fixture-log"],
+    allowSkipped: list(values["allow-skipped"]),
+    rateLimit: values["rate-limit"],
+    ignoreRateLimits: values["ignore-rate-limits"],
     scenario: values.scenario,
     thresholds: values.thresholds,
     allowRemote: values["allow-remote"],
     reportDir: values["no-report"] ? null : values["report-dir"],
     onProgress: (line) => console.log(line),
   });
+  if (r.error) console.error(`plumbline gate: could not run: ${r.error}`);
   console.log(
     `gate ${r.exitCode === 0 ? "passed" : r.exitCode === 1 ? "FAILED" : "could not run"} in ${r.seconds.toFixed(1)} s, ${r.creditsSpent ?? "?"} credits: ${r.stages.map((s) => `${s.stage} ${s.exitCode}`).join(", ")}`,
   );

@@ -11,6 +11,8 @@ export interface JunitCase {
   seconds: number;
   failure?: string;
   skipped?: string;
+  /** what the case found, for people (system-out) */
+  output?: string;
 }
 
 function suite(stage: StageOutcome): string {
@@ -25,7 +27,8 @@ function suite(stage: StageOutcome): string {
           : c.skipped !== undefined
             ? `<skipped message="${esc(c.skipped)}"/>`
             : "";
-      return `    <testcase name="${esc(c.name)}" classname="${esc(c.classname)}" time="${c.seconds.toFixed(3)}">${inner}</testcase>`;
+      const out = c.output ? `<system-out>${esc(c.output)}</system-out>` : "";
+      return `    <testcase name="${esc(c.name)}" classname="${esc(c.classname)}" time="${c.seconds.toFixed(3)}">${inner}${out}</testcase>`;
     })
     .join("\n");
   const error = stage.error ? 1 : 0;

@@ -28,4 +28,6 @@ export interface GateResult {
   creditsSpent: number | null;
   stages: StageOutcome[];
   reportDir: string | null;
+  /** why the gate could not start (bad options); its stages did not run */
+  error?: string;
 }

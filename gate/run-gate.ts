@@ -3,14 +3,16 @@
 // The time (--time) and the credits (--budget-credits) are shared: each stage gets what the ones before it left.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { readFixtureManifest } from "../conformance/fixtures/fixture-manifest.ts";
 import { runConformance } from "../conformance/index.ts";
+import { parseAllowSkipped, SKIP_KINDS, tallyText } from "../conformance/skip-reasons.ts";
 import { runFuzz } from "../fuzz/index.ts";
 import { readScenario, runLoad } from "../load/index.ts";
 import { loadContract } from "../spec/index.ts";
 import { gateJunit } from "./gate-junit.ts";
 import { gatePage } from "./gate-page.ts";
 import { type GateResult, STAGES, type StageName, type StageOutcome } from "./gate-types.ts";
-import { maxRequestCredits } from "./load-price.ts";
+import { averageRequestCredits } from "./load-price.ts";
 
 export interface GateOptions {
   target: string;
@@ -18,13 +20,27 @@ export interface GateOptions {
   brokeApiKey?: string;
   /** default all three, in this order */
   stages?: StageName[];
-  /** credits of the key the whole gate may spend; absent: no cap */
+  /** credits of the key the whole gate may spend; absent: the key's balance at the start (it cannot spend more) */
   budgetCredits?: number;
   /** seconds for the whole gate, shared by the stages (default 120) */
   timeSeconds?: number;
   /** operationIds the target implements (conformance --operations, fuzz --only) */
   operations?: string[];
+  /** a fixture site the target can fetch (conformance, fuzz, load); with its manifest for the conformance canary */
   fixtureUrl?: string;
+  /** fixtures export DIR → DIR/manifest.json, or serve-fixtures --manifest FILE (conformance --fixture-manifest) */
+  fixtureManifest?: string;
+  /** the fixture host's request log (conformance --fixture-log) */
+  fixtureLog?: string;
+  /** missing-precondition kinds whose skipped checks do not fail the conform stage (conformance --allow-skipped) */
+  allowSkipped?: string[];
+  /**
+   * the target's rate limits: "auto" (default) from its RateLimit headers, or "N[,operation=M]" per 60 s; every
+   * stage keeps under them (conformance --rate-limit, fuzz --rate, load --rate-limit)
+   */
+  rateLimit?: string;
+  /** the old behaviour: the load is not paced and a 429 is an error (limits lifted for the test key) */
+  ignoreRateLimits?: boolean;
   /** load scenario (default mixed) and thresholds (default: the file for the mock) */
   scenario?: string;
   thresholds?: string | null;
@@ -35,8 +51,11 @@ export interface GateOptions {
 }
 
 const SHRINK_SECONDS = 5;
+/** Arrivals per second above which a credit budget does not set the load's pace (the cap still holds). */
+const MAX_BUDGET_RATE = 1000;
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(v)));
 
+/** The gate's own balance reads: a 429 is waited out as Retry-After says (the target's limit, never its fault). */
 async function readBalance(target: string, key: string): Promise<number | null> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const res = await fetch(`${target}/usage`, { headers: { authorization: `Bearer ${key}` } }).catch(() => null);
@@ -54,9 +73,45 @@ async function readBalance(target: string, key: string): Promise<number | null> 
 
 const firstLine = (s: string) => s.split("\n")[0];
 
+/** The account's requests per second of a stated `N[,operation=M]` (per 60 s), for the fuzzer's fixed pace. */
+const statedRate = (text: string) => Number(text.split(",")[0]) / 60;
+
+/** Options that cannot work, found before anything is sent. */
+function gateOptionsError(o: GateOptions): string | null {
+  const allowed = parseAllowSkipped(o.allowSkipped);
+  if (!allowed.ok) return allowed.error;
+  if (o.rateLimit !== undefined && !/^(auto|\d+(,[A-Za-z][\w-]*=\d+)*)$/.test(o.rateLimit))
+    return `--rate-limit takes auto or N[,operation=M], not "${o.rateLimit}"`;
+  if (o.rateLimit !== undefined && o.ignoreRateLimits)
+    return "--rate-limit and --ignore-rate-limits exclude each other";
+  if (o.fixtureManifest) {
+    const read = readFixtureManifest(o.fixtureManifest);
+    if (!read.ok) return read.error;
+  }
+  return null;
+}
+
 export async function runGate(o: GateOptions): Promise<GateResult> {
   const log = o.onProgress ?? (() => {});
   const started = Date.now();
+  const early = gateOptionsError(o);
+  if (early) {
+    log(`gate: could not run: ${early}`);
+    return {
+      exitCode: 2,
+      target: o.target,
+      startedAt: new Date(started).toISOString(),
+      seconds: 0,
+      budgetCredits: o.budgetCredits ?? null,
+      creditsSpent: null,
+      stages: [],
+      reportDir: null,
+      error: early,
+    };
+  }
+  // the fixture site of the manifest, for the stages that only take its address (fuzz, load)
+  const manifest = o.fixtureManifest ? readFixtureManifest(o.fixtureManifest) : null;
+  const fixtureUrl = o.fixtureUrl ?? (manifest?.ok ? manifest.manifest.origins.main : undefined);
   const target = o.target.replace(/\/+$/, "");
   const total = (o.timeSeconds ?? 120) * 1000;
   const left = () => Math.max(0, started + total - Date.now()) / 1000;
@@ -69,14 +124,20 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
   const outcomes: StageOutcome[] = [];
   const startBalance = await readBalance(target, o.apiKey);
   let spent = 0;
-  const budgetLeft = () => (o.budgetCredits === undefined ? undefined : Math.max(0, o.budgetCredits - spent));
+  // the account's balance is the most the gate can spend: without --budget-credits it is the budget, so no stage
+  // runs the key dry (a paid call refused 402 would be the gate's doing, not the target's)
+  const budget = o.budgetCredits ?? startBalance ?? undefined;
+  const budgetLeft = () => (budget === undefined ? undefined : Math.max(0, budget - spent));
+  // one balance read between stages (each read draws on the target's rate limits): a stage's after is the next's before
+  let lastBalance = startBalance;
 
   for (const stage of stages) {
     const t0 = Date.now();
-    const before = await readBalance(target, o.apiKey);
+    const before = lastBalance;
     log(`gate: ${stage} (${left().toFixed(0)} s and ${budgetLeft() ?? "unlimited"} credits left)`);
     const outcome = await runStage(stage);
     const after = await readBalance(target, o.apiKey);
+    lastBalance = after;
     outcome.seconds = (Date.now() - t0) / 1000;
     if (outcome.creditsSpent === null && before !== null && after !== null) outcome.creditsSpent = before - after;
     spent += outcome.creditsSpent ?? 0;
@@ -96,24 +157,44 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         brokeApiKey: o.brokeApiKey,
         operations: o.operations,
         fixtureUrl: o.fixtureUrl,
+        fixtureManifest: o.fixtureManifest,
+        fixtureLog: o.fixtureLog,
+        allowSkipped: o.allowSkipped,
+        rateLimit: o.rateLimit,
         maxCredits: budgetLeft(),
         reportDir,
         onProgress: (l) => log(`  ${l}`),
       });
+      const skips = r.skips ?? [];
+      const unmet = skips.filter((t) => !t.allowed);
       return {
         ...base,
         exitCode: r.exitCode as 0 | 1 | 2,
         creditsSpent: r.creditsSpent ?? null,
         error: r.error,
         report: reportDir === null || r.error ? null : "conform/report.html",
-        summary: `${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.warning} warnings, ${r.summary.skipped} skipped`,
-        cases: r.checks.map((c) => ({
-          name: c.id,
-          classname: `conform.${c.id.split("-")[0]}`,
-          seconds: c.durationMs / 1000,
-          ...(c.status === "failed" ? { failure: c.failures.map((f) => f.message).join("\n") } : {}),
-          ...(c.status === "skipped" ? { skipped: c.reason ?? "skipped" } : {}),
-        })),
+        summary: `${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.warning} warnings, ${r.summary.skipped} skipped${skips.length ? ` (${tallyText(skips)})` : ""}${unmet.length ? `; precondition not met: ${unmet.map((t) => t.kind).join(", ")} (--allow-skipped to accept)` : ""}`,
+        cases: [
+          ...r.checks.map((c) => ({
+            name: c.id,
+            classname: `conform.${c.id.split("-")[0]}`,
+            seconds: c.durationMs / 1000,
+            ...(c.status === "failed" ? { failure: c.failures.map((f) => f.message).join("\n") } : {}),
+            ...(c.status === "skipped"
+              ? { skipped: `[${c.skipKind ?? "not-applicable"}] ${c.reason ?? "skipped"}` }
+              : {}),
+          })),
+          // skips cannot hide (issue 27): one case per kind, failing when a missing precondition was not allowed
+          ...skips.map((t) => ({
+            name: `skipped: ${t.kind} (${t.count} check${t.count === 1 ? "" : "s"})`,
+            classname: "conform.skips",
+            seconds: 0,
+            output: `${SKIP_KINDS[t.kind].label}: ${t.reason}${t.allowedBy ? ` (allowed: ${t.allowedBy})` : ""}`,
+            ...(t.allowed
+              ? {}
+              : { failure: `precondition not met: ${t.kind}: ${t.reason}; --allow-skipped ${t.kind} accepts it` }),
+          })),
+        ],
       };
     }
     if (stage === "fuzz") {
@@ -126,7 +207,10 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         timeSeconds,
         shrinkSeconds: SHRINK_SECONDS,
         only: o.operations ? [...new Set([...o.operations, "usage"])] : undefined,
-        fixtureUrl: o.fixtureUrl,
+        fixtureUrl,
+        // stated limits: the fuzzer's fixed pace under the account's; otherwise the advertised pace, as before
+        // (--ignore-rate-limits concerns the load stage: the fuzzer always kept to the target's limits)
+        rate: o.rateLimit && o.rateLimit !== "auto" ? statedRate(o.rateLimit) : "auto",
         maxCredits: budget === undefined ? undefined : Math.floor(budget * (stages.includes("load") ? 0.6 : 1)),
         reportDir,
         corpusDir: reportDir === null ? null : join(reportDir, "corpus"),
@@ -166,7 +250,8 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         ],
       };
     }
-    // load: a short run with the seconds left, at a rate the credits left cover
+    // load: a short run with the seconds left, at a rate the credits left cover (on average: the run's credit cap
+    // holds back what a draw would take past them), and under the target's limits (runLoad paces itself)
     const warmupSeconds = 1;
     const durationSeconds = clamp(left() - warmupSeconds - 3, 2, 60);
     const budget = budgetLeft();
@@ -174,12 +259,14 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
     if (budget !== undefined) {
       const scenario = readScenario(o.scenario ?? "mixed");
       if (!scenario.ok) return { ...base, exitCode: 2, error: scenario.error, report: null, summary: "" };
-      const perRequest = maxRequestCredits(await loadContract(), scenario.scenario);
-      rate = Math.floor(budget / ((durationSeconds + warmupSeconds) * perRequest));
-      if (rate < 1) {
-        const error = `the ${budget} credits left cannot cover one request per second for ${durationSeconds + warmupSeconds} s (up to ${perRequest} credits a request)`;
+      const perRequest = averageRequestCredits(await loadContract(), scenario.scenario);
+      rate = Math.round((budget / ((durationSeconds + warmupSeconds) * perRequest)) * 100) / 100;
+      if (rate < 0.1) {
+        const error = `the ${budget} credits left cannot cover a request every 10 s for ${durationSeconds + warmupSeconds} s (${perRequest.toFixed(2)} credits a request on average)`;
         return { ...base, exitCode: 2, error, report: null, summary: "" };
       }
+      // a budget no rate of a short run can reach binds nothing: the closed loop, under the credit cap
+      if (rate > MAX_BUDGET_RATE) rate = undefined;
     }
     const r = await runLoad({
       target,
@@ -188,20 +275,35 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       durationSeconds,
       warmupSeconds,
       rate,
-      fixtureUrl: o.fixtureUrl,
+      maxCredits: budget,
+      rateLimit: o.rateLimit,
+      ignoreRateLimits: o.ignoreRateLimits,
+      fixtureUrl,
       thresholds: o.thresholds,
       allowRemote: o.allowRemote,
       reportDir,
+      onWait: (l) => log(`  ${l}`),
     });
     if (!r.ok) return { ...base, exitCode: 2, error: r.error, report: null, summary: "" };
     const rep = r.report;
+    const limits = rep.rateLimits;
     return {
       ...base,
       exitCode: r.exitCode,
       creditsSpent: rep.credits.spent ?? null,
       report: reportDir === null ? null : "load/report.html",
-      summary: `${rep.thresholds.filter((t) => t.status === "passed").length}/${rep.thresholds.length} thresholds held; credits ${rep.credits.pass ? "accounted" : "NOT accounted"}`,
+      summary: `${rep.thresholds.filter((t) => t.status === "passed").length}/${rep.thresholds.length} thresholds held; credits ${rep.credits.pass ? "accounted" : "NOT accounted"}${limits ? `; ${limits.detail}` : ""}`,
       cases: [
+        ...(limits
+          ? [
+              {
+                name: "rate limits",
+                classname: "load.limits",
+                seconds: 0,
+                output: [limits.detail, ...limits.unjudged.map((u) => `not judged: ${u}`)].join("\n"),
+              },
+            ]
+          : []),
         ...rep.thresholds.map((t) => ({
           name: `${t.key}: ${t.expression}`,
           classname: "load.threshold",
@@ -231,7 +333,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
     stages: outcomes,
     reportDir: dir,
   };
-  if (dir !== null) {
+  if (dir !== null && outcomes.length) {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, "junit.xml"), gateJunit(outcomes));
     await writeFile(join(dir, "index.html"), gatePage(result));

@@ -10,6 +10,7 @@ import { needsFixture } from "./scenario-vars.ts";
 export const LOAD_HELP = `Usage: plumbline load --target URL --api-key KEY [--scenario NAME] [--duration S] [--warmup S]
                       [--connections N] [--rate R] [--thresholds FILE|NAME] [--fixture-url URL] [--baseline FILE]
                       [--report-dir DIR | --no-report] [--allow-remote] [--seed N]
+                      [--rate-limit auto|N[,operation=M] | --ignore-rate-limits] [--max-credits N]
        plumbline load --list
        plumbline load compare [--scenario NAME] [--duration S] [--connections N] [--rounds N] [--report-dir DIR]
 
@@ -27,6 +28,18 @@ export const LOAD_HELP = `Usage: plumbline load --target URL --api-key KEY [--sc
                       scenario needs one (plumbline conform serve-fixtures serves it on 127.0.0.1:4020)
   --baseline FILE     an earlier load.json: fail on a regression beyond the file's baseline.maxRegressionPercent
   --report-dir DIR    default reports/load/<timestamp>: load.json and report.html
+  --rate-limit auto|N[,operation=M]
+                      the target's limits: auto (default) reads the RateLimit-Policy / RateLimit headers it sends;
+                      N[,screenshot=M] states them (requests per 60 s: the account's, an operation's own) for a
+                      target that advertises none. The load is paced under them: an open loop at 90% of the rate the
+                      account's policy allows (below --rate if lower), an arrival that would exceed a window held
+                      back (not sent, reported), a 429 carrying Retry-After and the RateLimit headers counted as
+                      throttling (reported, not an error), the run's own /usage reads waiting out Retry-After. The
+                      report says what rate the limits allowed and which thresholds could not be judged at it
+  --ignore-rate-limits
+                      no pacing, a 429 is an error (the old behaviour): for a target whose operator lifted the
+                      limits for the test key, or the mock and the reference with --rate-limit 0
+  --max-credits N     the most the run may spend: a paid request that could take it past N is held back
 
 Against the reference (it fetches real pages: point it at a fixture site, never the open web):
   plumbline conform serve-fixtures &
@@ -34,7 +47,8 @@ Against the reference (it fetches real pages: point it at a fixture site, never 
   plumbline load --target http://127.0.0.1:8080 --api-key LOAD --scenario reference \\
                  --fixture-url http://127.0.0.1:4020 --thresholds reference
 
-Exit codes: 0 every threshold holds, 1 a threshold, the credit accounting or the baseline broke (named),
+Exit codes: 0 every threshold holds (those the limits' rate cannot judge are skipped, and said), 1 a threshold,
+the credit accounting or the baseline broke (named),
 2 the run could not proceed (bad arguments, a remote target without --allow-remote, unreachable target,
 refused key, a scenario or thresholds file that does not check, {{fixture}} without --fixture-url).
 
@@ -63,6 +77,9 @@ export async function loadCommand(argv: string[]): Promise<number> {
       "no-report": { type: "boolean", default: false },
       "allow-remote": { type: "boolean", default: false },
       seed: { type: "string" },
+      "rate-limit": { type: "string" },
+      "ignore-rate-limits": { type: "boolean", default: false },
+      "max-credits": { type: "string" },
       list: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -98,6 +115,10 @@ export async function loadCommand(argv: string[]): Promise<number> {
     reportDir: values["no-report"] ? null : values["report-dir"],
     allowRemote: values["allow-remote"],
     seed: num(values.seed),
+    rateLimit: values["rate-limit"],
+    ignoreRateLimits: values["ignore-rate-limits"],
+    maxCredits: num(values["max-credits"]),
+    onWait: (line) => process.stderr.write(`${line}\n`),
     onProgress: (p) => process.stderr.write(`${progressLine(p, durationSeconds)}\n`),
   });
   if (!run.ok) {

@@ -4,6 +4,8 @@ import type { EventEmitter } from "node:events";
 import autocannon from "autocannon";
 import type { Contract } from "../spec/index.ts";
 import { creditsCharged, needsBody } from "./charge-counter.ts";
+import type { CreditCap } from "./credit-cap.ts";
+import type { Limiter } from "./rate-limits.ts";
 import type { RequestPlan, RequestTemplate } from "./request-plan.ts";
 import type { SampleRecorder } from "./sample-recorder.ts";
 import { createPicker } from "./weighted-picker.ts";
@@ -18,6 +20,12 @@ export interface DriverInput {
   warmupSeconds: number;
   connections: number;
   seed: number;
+  /** the target's limits to keep under (rate-limits.ts): the open loop and the deepcrawl flows; absent: none */
+  limiter?: Limiter;
+  /** the most the run may spend (credit-cap.ts); absent: no cap */
+  creditCap?: CreditCap;
+  /** arrivals held back, by what held them */
+  holds?: { limits: number; credits: number };
 }
 
 /** How long answers to requests sent before the deadline are awaited (also autocannon's request timeout). */
@@ -61,6 +69,19 @@ export function runClosedLoop(input: DriverInput): Promise<void> {
         };
       }
       const template = pick();
+      if (input.creditCap && !input.creditCap.admit(template)) {
+        // over the credit budget: this connection sends a free health check instead
+        if (input.holds) input.holds.credits++;
+        recorder.heldBack(template);
+        ctx.entry = undefined;
+        return {
+          ...req,
+          method: "GET",
+          path: `${input.url.pathname.replace(/\/$/, "")}/health`,
+          headers: {},
+          body: undefined,
+        };
+      }
       // timed here, not by autocannon: its per-connection queue keeps a lost request after a reconnect and from
       // then on times each answer from the previous request's start. setupRequest runs just before the write.
       const entry: InFlight = { template, credits: 0, sentAt: performance.now() };
@@ -77,8 +98,10 @@ export function runClosedLoop(input: DriverInput): Promise<void> {
     onResponse(status, body, context, headers) {
       if (closes(headers as Record<string, unknown>)) sacrifice++;
       const entry = (context as Ctx).entry;
-      if (entry)
+      if (entry) {
         entry.credits = creditsCharged(entry.template, status, needsBody(entry.template, status) ? body : "", contract);
+        input.creditCap?.settled(entry.template, entry.credits);
+      }
     },
   };
 

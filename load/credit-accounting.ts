@@ -1,25 +1,48 @@
 // Credit accounting under load: the balance GET /usage reports after a run must equal the balance before it
 // minus the credits of the successful calls the tool counted (charge-counter.ts). Requests that were sent but
 // never answered may or may not have been charged; the check allows exactly their price, and says so.
+import { retryAfterSeconds } from "../spec/rate-limit-headers.ts";
 import type { Sender } from "./http-send.ts";
+import type { LimitHeaders } from "./rate-limits.ts";
 import type { CreditCheck } from "./types.ts";
 
-export type BalanceRead = { ok: true; balance: number } | { ok: false; status: number | null; error: string };
+export type BalanceRead =
+  | { ok: true; balance: number; headers?: LimitHeaders }
+  | { ok: false; status: number | null; error: string; headers?: LimitHeaders };
 
-export async function readBalance(sender: Sender, apiKey: string): Promise<BalanceRead> {
-  const r = await sender.send(
-    { method: "GET", path: "/usage", headers: { authorization: `Bearer ${apiKey}` } },
-    { keepBody: true },
-  );
-  if (!r.ok) return { ok: false, status: null, error: `GET /usage failed: ${r.error}` };
-  if (r.status !== 200) return { ok: false, status: r.status, error: `GET /usage answered ${r.status}` };
-  try {
-    const usage = (JSON.parse(r.body) as { usage?: unknown }).usage;
-    if (typeof usage === "number" && Number.isInteger(usage)) return { ok: true, balance: usage };
-  } catch {
-    // falls through: not the contract's usage body
+export interface BalanceReadOptions {
+  /** 429s waited out as Retry-After says before the read gives up (default 3; issue 27) */
+  retries?: number;
+  onWait?: (line: string) => void;
+}
+
+/**
+ * The account's balance from `GET /usage`. A 429 is the target's limit, not its fault: the read waits as Retry-After
+ * says and tries again, a bounded number of times (each wait at most 65 s).
+ */
+export async function readBalance(sender: Sender, apiKey: string, o: BalanceReadOptions = {}): Promise<BalanceRead> {
+  for (let attempt = 0; ; attempt++) {
+    const r = await sender.send(
+      { method: "GET", path: "/usage", headers: { authorization: `Bearer ${apiKey}` } },
+      { keepBody: true },
+    );
+    if (!r.ok) return { ok: false, status: null, error: `GET /usage failed: ${r.error}` };
+    if (r.status === 429 && attempt < (o.retries ?? 3)) {
+      const seconds = retryAfterSeconds(r.headers["retry-after"]);
+      o.onWait?.(`GET /usage rate-limited: waiting ${seconds} s (Retry-After)`);
+      await new Promise((done) => setTimeout(done, seconds * 1000));
+      continue;
+    }
+    if (r.status !== 200)
+      return { ok: false, status: r.status, error: `GET /usage answered ${r.status}`, headers: r.headers };
+    try {
+      const usage = (JSON.parse(r.body) as { usage?: unknown }).usage;
+      if (typeof usage === "number" && Number.isInteger(usage)) return { ok: true, balance: usage, headers: r.headers };
+    } catch {
+      // falls through: not the contract's usage body
+    }
+    return { ok: false, status: 200, error: "GET /usage did not answer a usage balance", headers: r.headers };
   }
-  return { ok: false, status: 200, error: "GET /usage did not answer a usage balance" };
 }
 
 export interface AccountingInput {

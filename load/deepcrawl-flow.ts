@@ -5,7 +5,8 @@
 import type { Contract } from "../spec/index.ts";
 import { creditsCharged } from "./charge-counter.ts";
 import { DRAIN_LIMIT_SECONDS } from "./closed-loop.ts";
-import { createSender, type Sender } from "./http-send.ts";
+import { createSender, type Sender, type SendResult } from "./http-send.ts";
+import type { Limiter } from "./rate-limits.ts";
 import { buildTemplate, type RequestTemplate } from "./request-plan.ts";
 import type { SampleRecorder } from "./sample-recorder.ts";
 import type { FlowSpec } from "./scenario-file.ts";
@@ -21,6 +22,8 @@ export interface FlowInput {
   durationSeconds: number;
   connections: number;
   rate: number | null;
+  /** the target's limits: each request of a flow waits for room in its windows (a client polls slower) */
+  limiter?: Limiter;
 }
 
 const FLOW = "deepcrawl";
@@ -35,15 +38,40 @@ function field(body: string, name: string): string | undefined {
   }
 }
 
+/** A flow's request, once the target's limits have room for it; null when the run ended while waiting. */
+async function paced(sender: Sender, t: RequestTemplate, input: FlowInput, hardEnd: number) {
+  const limiter = input.limiter;
+  while (limiter && !limiter.admit(t)) {
+    if (performance.now() >= hardEnd) return null;
+    await sleep(100);
+  }
+  const r: SendResult = await sender.send(t, { keepBody: true });
+  if (!limiter) return { r, throttled: false };
+  if (!r.ok) {
+    limiter.unanswered(t);
+    return { r, throttled: false };
+  }
+  return { r, throttled: limiter.answered(t, r.status, r.headers).throttled };
+}
+
 async function oneFlow(sender: Sender, submit: RequestTemplate, input: FlowInput, hardEnd: number): Promise<void> {
   const { recorder, contract } = input;
   const pollMs = input.flow.pollIntervalMs ?? 250;
   const timeoutMs = input.flow.timeoutMs ?? 60_000;
   recorder.flowStarted(FLOW);
   const started = performance.now();
-  const r = await sender.send(submit, { keepBody: true });
+  const first = await paced(sender, submit, input, hardEnd);
+  if (!first) return;
+  const r = first.r;
   if (!r.ok) return recorder.failure(submit, r.sent);
-  recorder.response(submit, r.status, r.ms, creditsCharged(submit, r.status, r.body, contract));
+  recorder.response(
+    submit,
+    r.status,
+    r.ms,
+    creditsCharged(submit, r.status, r.body, contract),
+    undefined,
+    first.throttled,
+  );
   const taskId = r.status === 202 ? field(r.body, "taskId") : undefined;
   if (!taskId) return recorder.flowEnded(FLOW, "failed", 0, 0);
   const poll = buildTemplate({ operation: "deepcrawlStatus", params: { taskId } }, -1, contract, {
@@ -54,13 +82,15 @@ async function oneFlow(sender: Sender, submit: RequestTemplate, input: FlowInput
   // unfinished flows at the deadline simply stop: started − completed − failed counts them as incomplete
   while (performance.now() - started < timeoutMs && performance.now() < hardEnd) {
     await sleep(pollMs);
-    const s = await sender.send(poll.template, { keepBody: true });
+    const answer = await paced(sender, poll.template, input, hardEnd);
+    if (!answer) break;
+    const s = answer.r;
     polls++;
     if (!s.ok) {
       recorder.failure(poll.template, s.sent);
       continue;
     }
-    recorder.response(poll.template, s.status, s.ms, 0);
+    recorder.response(poll.template, s.status, s.ms, 0, undefined, answer.throttled);
     const status = s.status === 200 ? field(s.body, "status") : s.status === 404 ? "not_found" : undefined;
     if (status === "completed") return recorder.flowEnded(FLOW, "completed", performance.now() - started, polls);
     if (status === "failed" || status === "not_found") return recorder.flowEnded(FLOW, "failed", 0, polls);

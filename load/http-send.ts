@@ -2,6 +2,7 @@
 // not fit: the open loop's schedule, deepcrawl flows, setup steps and the /usage reads. The dispatch handler
 // API is used (not fetch) because it is the cheapest client in Node and tells when a request hits the wire.
 import { type Dispatcher, Pool } from "undici";
+import { type LimitHeaders, limitHeaders } from "./rate-limits.ts";
 
 export interface SendRequest {
   method: string;
@@ -11,7 +12,7 @@ export interface SendRequest {
 }
 
 export type SendResult =
-  | { ok: true; status: number; body: string; sentAt: number; ms: number }
+  | { ok: true; status: number; body: string; sentAt: number; ms: number; headers: LimitHeaders }
   | { ok: false; error: string; sent: boolean };
 
 export interface Sender {
@@ -33,14 +34,16 @@ export function createSender(base: URL, connections: number, timeoutMs = 10_000)
       return new Promise((resolve) => {
         let sentAt = 0;
         let status = 0;
+        let headers: LimitHeaders = {};
         const chunks: Buffer[] = [];
         const handler: Dispatcher.DispatchHandlers = {
           // called as the request is written to a socket: the time before is spent in our own queue
           onConnect() {
             sentAt = performance.now();
           },
-          onHeaders(statusCode) {
+          onHeaders(statusCode, raw) {
             status = statusCode;
+            headers = limitHeaders(raw);
             return true;
           },
           onData(chunk) {
@@ -49,7 +52,7 @@ export function createSender(base: URL, connections: number, timeoutMs = 10_000)
           },
           onComplete() {
             const body = options.keepBody ? Buffer.concat(chunks).toString() : "";
-            resolve({ ok: true, status, body, sentAt, ms: performance.now() - sentAt });
+            resolve({ ok: true, status, body, sentAt, ms: performance.now() - sentAt, headers });
           },
           onError(err) {
             resolve({ ok: false, error: err.message, sent: sentAt > 0 });

@@ -2,6 +2,7 @@
 export { type CompareOptions, type CompareResult, type CompareRun, runCompare } from "./compare/run-compare.ts";
 export { checkAccounting, readBalance } from "./credit-accounting.ts";
 export type { LoadOptions } from "./load-options.ts";
+export { createLimiter, type Limiter, type LoadRateLimitSetting, parseLoadRateLimit } from "./rate-limits.ts";
 export { REPORT_FILES, writeLoadReport } from "./report/write-report.ts";
 export { type LoadRun, runLoad } from "./run-load.ts";
 export { listScenarios, readScenario, type Scenario } from "./scenario-file.ts";

@@ -17,6 +17,8 @@ export interface RunFacts {
   credits: CreditCheck;
   thresholds: ThresholdSet;
   baseline: { report: LoadReport; file: string } | null;
+  /** the rate the run was paced at to keep to the target's limits, or null when not paced */
+  limitedRate?: number | null;
 }
 
 export function judgeRun(f: RunFacts): LoadReport {
@@ -36,7 +38,7 @@ export function judgeRun(f: RunFacts): LoadReport {
       return s && s.requests + s.failures > 0 ? { errorRate: s.errorRate, rps: s.rps, count: s.requests } : undefined;
     },
   };
-  const thresholds = evaluateThresholds(f.thresholds.entries, source, { rate: o.rate });
+  const thresholds = evaluateThresholds(f.thresholds.entries, source, { rate: o.rate, limitedRate: f.limitedRate });
   const mode = o.rate === null ? "closed" : "open";
   const report: LoadReport = {
     tool: "plumbline load",

@@ -32,6 +32,19 @@ export interface LoadOptions {
   seed?: number;
   /** overrides the thresholds file's creditAccounting switch */
   creditAccounting?: boolean;
+  /**
+   * the target's rate limits (issue 27): "auto" (default) reads its RateLimit-Policy / RateLimit headers;
+   * "N[,operation=M]" states them per 60 s for a target that advertises none. The run is paced under them: an open
+   * loop at the rate they allow, arrivals that would exceed a window held back, a 429 respecting them counted as
+   * throttling, not an error
+   */
+  rateLimit?: string;
+  /** today's behaviour: no pacing, a 429 is an error (a target whose operator lifted the limits for the test key) */
+  ignoreRateLimits?: boolean;
+  /** the most the run may spend: a paid request that could take it past this is held back, not sent */
+  maxCredits?: number;
+  /** a line when the run waits (a 429 on its own /usage reads: Retry-After) */
+  onWait?: (line: string) => void;
   /** tag each request with its template's index (x-plumbline-template), for the peer comparison */
   tagTemplates?: boolean;
   /** called once a second while the run goes */
@@ -65,6 +78,8 @@ export function resolveOptions(o: LoadOptions): { ok: true; value: ResolvedOptio
     return { ok: false, error: `--rate takes 0 < R <= 100000 arrivals per second, not ${o.rate}` };
   if (!o.apiKey) return { ok: false, error: "--api-key is required (or $PLUMBLINE_API_KEY)" };
   if (o.seed !== undefined && !Number.isSafeInteger(o.seed)) return { ok: false, error: "--seed takes an integer" };
+  if (o.maxCredits !== undefined && !(Number.isInteger(o.maxCredits) && o.maxCredits >= 0))
+    return { ok: false, error: `maxCredits takes a whole number >= 0, not ${o.maxCredits}` };
   const fixture = o.fixtureUrl === undefined ? null : fixtureBase(o.fixtureUrl);
   if (fixture && !fixture.ok) return fixture;
   return {

@@ -37,19 +37,36 @@ export async function runOpenLoop(input: OpenLoopInput): Promise<void> {
       : start + rampMs + (n - rampArrivals) * interval;
   let issued = 0;
 
+  const { limiter, creditCap: cap } = input;
   const arrive = (at: number) => {
     const template = pick();
     if (pending.size >= maxOutstanding) {
       recorder.failure(template, false);
       return;
     }
+    // held back, not sent: the credit budget, or a window of the target's limits, has no room for it
+    if (cap && !cap.admit(template)) {
+      if (input.holds) input.holds.credits++;
+      return recorder.heldBack(template);
+    }
+    if (limiter && !limiter.admit(template)) {
+      cap?.settled(template, 0);
+      if (input.holds) input.holds.limits++;
+      return recorder.heldBack(template);
+    }
     const p = sender
       .send(template, { keepBody: template.batch })
       .then((r) => {
-        if (!r.ok) return recorder.failure(template, r.sent);
+        if (!r.ok) {
+          limiter?.unanswered(template);
+          cap?.settled(template, r.sent ? template.maxCredits : 0);
+          return recorder.failure(template, r.sent);
+        }
+        const { throttled } = limiter?.answered(template, r.status, r.headers) ?? { throttled: false };
         const credits = creditsCharged(template, r.status, needsBody(template, r.status) ? r.body : "", contract);
+        cap?.settled(template, credits);
         const done = r.sentAt + r.ms;
-        recorder.response(template, r.status, done - at, credits, r.ms);
+        recorder.response(template, r.status, done - at, credits, r.ms, throttled);
       })
       .finally(() => pending.delete(p));
     pending.add(p);

@@ -53,10 +53,17 @@ export function renderSummary(r: LoadReport, files: { json: string; html: string
       `baseline: ${r.baseline.pass ? "no regression" : "regressed"} beyond ${r.baseline.maxRegressionPercent}% (${r.baseline.file})`,
     );
   if (r.breaches.length) lines.push("", "broken:", ...r.breaches.map((b) => `  ✗ ${b}`));
-  if ((r.overall.statuses["429"] ?? 0) > 0)
+  if (r.rateLimits) {
+    lines.push("", `rate limits: ${r.rateLimits.detail}`);
+    for (const u of r.rateLimits.unjudged) lines.push(`  not judged: ${u}`);
+  }
+  if (r.creditCap)
+    lines.push(`credit budget: at most ${r.creditCap.cap} credits, ${r.creditCap.heldBack} arrivals held back`);
+  const unthrottled = (r.overall.statuses["429"] ?? 0) - r.overall.throttled;
+  if (unthrottled > 0)
     lines.push(
       "",
-      "note: the target answered 429 (rate limit); start the mock or the reference with --rate-limit 0 for load runs",
+      `note: the target answered 429 ${unthrottled} times${r.rateLimits?.source === "ignored" ? " (--ignore-rate-limits: counted as errors)" : " without Retry-After and RateLimit headers (counted as errors)"}; start the mock or the reference with --rate-limit 0 for speed runs`,
     );
   if (files) lines.push("", `report: ${files.html}`, `        ${files.json}`);
   return lines.join("\n");

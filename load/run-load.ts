@@ -5,11 +5,20 @@ import { loadContract } from "../spec/index.ts";
 import { incomparable, readBaseline } from "./baseline-compare.ts";
 import { runClosedLoop } from "./closed-loop.ts";
 import { checkAccounting, readBalance } from "./credit-accounting.ts";
+import { createCreditCap } from "./credit-cap.ts";
 import { runDeepcrawlFlows } from "./deepcrawl-flow.ts";
 import { createSender } from "./http-send.ts";
 import { judgeRun } from "./judge-run.ts";
+import type { ResolvedOptions } from "./load-options.ts";
 import { type LoadOptions, resolveOptions } from "./load-options.ts";
 import { runOpenLoop } from "./open-loop.ts";
+import {
+  createLimiter,
+  type Limiter,
+  type LoadRateLimitSetting,
+  PACE_SHARE,
+  parseLoadRateLimit,
+} from "./rate-limits.ts";
 import { defaultReportDir, writeLoadReport } from "./report/write-report.ts";
 import { buildPlan } from "./request-plan.ts";
 import { SampleRecorder } from "./sample-recorder.ts";
@@ -18,13 +27,50 @@ import { runSetup } from "./scenario-setup.ts";
 import { FIXTURE_MISSING, FIXTURE_VAR, needsFixture } from "./scenario-vars.ts";
 import { checkTarget } from "./target-guard.ts";
 import { DEFAULT_THRESHOLDS, NO_THRESHOLDS, readThresholdSet } from "./threshold-file.ts";
-import type { LoadReport } from "./types.ts";
+import type { LoadReport, RateLimitReport } from "./types.ts";
 
 export type LoadRun =
   | { ok: true; exitCode: 0 | 1; report: LoadReport; files: { json: string; html: string } | null }
   | { ok: false; exitCode: 2; error: string };
 
 const cannot = (error: string): LoadRun => ({ ok: false, exitCode: 2, error });
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** How the limits shaped the run: the rate they allowed, what was held back or throttled, what could not be judged. */
+function limitReport(
+  setting: LoadRateLimitSetting,
+  limiter: Limiter | undefined,
+  requested: ResolvedOptions,
+  pacedRate: number | null,
+  report: LoadReport,
+  holds: { limits: number; credits: number },
+): RateLimitReport {
+  const policies = limiter?.policies() ?? [];
+  const allowed = limiter?.accountRate() ?? null;
+  const source =
+    setting === "ignore" ? "ignored" : setting !== "auto" ? "stated" : policies.length ? "advertised" : "none";
+  const unjudged = report.thresholds
+    .filter((t) => t.status === "skipped" && t.note?.startsWith("cannot be judged"))
+    .map((t) => `${t.key}: ${t.expression} (${t.note})`);
+  const throttled = report.overall.throttled;
+  const limits = policies.map((p) => `${p.quota} per ${p.windowSeconds} s (${p.policy})`).join(", ");
+  const detail =
+    source === "ignored"
+      ? "rate limits ignored (--ignore-rate-limits): not paced; a 429 counts as an error"
+      : source === "none"
+        ? "the target advertises no rate limits (no RateLimit-Policy header): the run was not paced"
+        : `the ${source === "stated" ? "stated" : "advertised"} limits (${limits}) allow ${round2(allowed ?? 0)} requests/s; the run was paced at ${pacedRate} arrivals/s${requested.rate === null ? " (an open loop instead of the closed loop)" : requested.rate !== pacedRate ? ` (under the ${requested.rate}/s asked for)` : ""}: ${report.overall.requests} answers, ${throttled} throttled (429 within the policy), ${holds.limits} arrivals held back for a full window${unjudged.length ? `; ${unjudged.length} threshold${unjudged.length === 1 ? "" : "s"} could not be judged at that rate` : ""}`;
+  return {
+    source,
+    policies,
+    allowedRate: allowed === null ? null : round2(allowed),
+    pacedRate: source === "advertised" || source === "stated" ? pacedRate : null,
+    throttled,
+    heldBack: holds.limits,
+    unjudged,
+    detail,
+  };
+}
 
 export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   const resolved = resolveOptions(options);
@@ -38,7 +84,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   if (!read.ok) return cannot(read.error);
   const scenario = read.scenario;
   if (o.fixture === null && needsFixture(scenario)) return cannot(`scenario ${scenario.name}: ${FIXTURE_MISSING}`);
-  const mode = o.rate === null ? "closed" : "open";
   const opIds = contract.contractOperations.map((op) => op.operationId);
   const thresholds =
     options.thresholds === null
@@ -47,15 +92,31 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   if (!thresholds.ok) return cannot(thresholds.error);
   const baseline = options.baseline ? readBaseline(options.baseline) : null;
   if (baseline && !baseline.ok) return cannot(baseline.error);
-  const mismatch = baseline?.ok ? incomparable(baseline.report, { scenario, mode }) : null;
-  if (mismatch) return cannot(`--baseline: ${mismatch}`);
+  let setting: LoadRateLimitSetting;
+  try {
+    setting = options.ignoreRateLimits ? "ignore" : parseLoadRateLimit(options.rateLimit ?? "auto");
+  } catch (err) {
+    return cannot((err as Error).message);
+  }
+  if (options.ignoreRateLimits && options.rateLimit !== undefined)
+    return cannot("--rate-limit and --ignore-rate-limits exclude each other");
 
   const control = createSender(url, 2);
   try {
-    const start = await readBalance(control, options.apiKey);
+    const start = await readBalance(control, options.apiKey, { onWait: options.onWait });
     if (!start.ok && start.status === null) return cannot(`cannot reach ${url.origin}: ${start.error}`);
     if (!start.ok && (start.status === 401 || start.status === 403))
       return cannot(`the target refused the API key (${start.error})`);
+    // the target's limits, from the headers of that first read (or as stated): the run is paced under them
+    const limiter = setting === "ignore" ? undefined : createLimiter(setting);
+    if (limiter && start.headers) limiter.learn("/usage", 200, start.headers);
+    const allowed = limiter?.accountRate() ?? null;
+    const pacedRate =
+      allowed === null ? o.rate : round2(Math.min(o.rate ?? Number.POSITIVE_INFINITY, allowed * PACE_SHARE));
+    const run: ResolvedOptions = { ...o, rate: pacedRate };
+    const mode = run.rate === null ? "closed" : "open";
+    const mismatch = baseline?.ok ? incomparable(baseline.report, { scenario, mode }) : null;
+    if (mismatch) return cannot(`--baseline: ${mismatch}`);
     const vars: Record<string, string> = o.fixture === null ? {} : { [FIXTURE_VAR]: o.fixture };
     // setup steps are not measured traffic, but what they spend counts for the accounting check
     const setupLedger = new SampleRecorder();
@@ -81,6 +142,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
     const measured = new SampleRecorder();
     measured.charged(setupLedger.countedCredits);
     const ticker = options.onProgress ? setInterval(() => options.onProgress?.(measured.progress()), 1000) : undefined;
+    const holds = { limits: 0, credits: 0 };
+    const creditCap =
+      options.maxCredits === undefined
+        ? undefined
+        : createCreditCap(Math.max(0, options.maxCredits - setupLedger.countedCredits));
     const input = {
       url,
       contract,
@@ -89,9 +155,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
       warmupSeconds: o.warmupSeconds,
       connections: o.connections,
       seed: o.seed,
+      limiter,
+      creditCap,
+      holds,
     };
     try {
-      if (plan?.ok && o.rate !== null) await runOpenLoop({ ...input, plan: plan.plan, rate: o.rate });
+      if (plan?.ok && run.rate !== null) await runOpenLoop({ ...input, plan: plan.plan, rate: run.rate });
       else if (plan?.ok) await runClosedLoop({ ...input, plan: plan.plan });
       else {
         const flows = await runDeepcrawlFlows({
@@ -99,7 +168,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
           apiKey: options.apiKey,
           flow: scenario.flow ?? {},
           vars,
-          rate: o.rate,
+          rate: run.rate,
         });
         if (!flows.ok) return cannot(flows.error);
       }
@@ -111,22 +180,26 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
     const credits = accounting
       ? checkAccounting({
           start,
-          end: start.ok ? await readBalance(control, options.apiKey) : null,
+          end: start.ok ? await readBalance(control, options.apiKey, { onWait: options.onWait }) : null,
           counted: measured.countedCredits,
           unresolved: measured.unresolved,
           unresolvedCredits: measured.unresolvedCredits,
         })
       : { checked: false, pass: true, detail: "not checked: creditAccounting is off" };
+    const paced = allowed !== null;
     const report = judgeRun({
       recorder: measured,
       startedAt,
       target: url.href,
       scenario,
-      options: o,
+      options: run,
       credits,
       thresholds: thresholds.set,
       baseline: baseline?.ok ? { report: baseline.report, file: options.baseline as string } : null,
+      limitedRate: paced ? pacedRate : null,
     });
+    report.rateLimits = limitReport(setting, limiter, o, pacedRate, report, holds);
+    if (creditCap) report.creditCap = { cap: options.maxCredits as number, heldBack: holds.credits };
     const files =
       options.reportDir === null ? null : writeLoadReport(report, options.reportDir ?? defaultReportDir(startedAt));
     return { ok: true, exitCode: report.pass ? 0 : 1, report, files };

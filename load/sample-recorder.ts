@@ -11,6 +11,10 @@ interface Series {
   failures: number;
   errors: number;
   invalidSent: number;
+  /** 429s that respect the target's advertised policy: answers, not errors, and no latency sample */
+  throttled: number;
+  /** arrivals not sent: the target's limits or the credit budget left no room */
+  heldBack: number;
 }
 
 interface FlowSeries {
@@ -28,6 +32,8 @@ const newSeries = (): Series => ({
   failures: 0,
   errors: 0,
   invalidSent: 0,
+  throttled: 0,
+  heldBack: 0,
 });
 
 export interface ProgressSample {
@@ -74,19 +80,36 @@ export class SampleRecorder {
     return [this.overall, op, this.seconds[second]];
   }
 
-  /** An answer. `latencyMs` is from the scheduled arrival in an open loop, `serviceMs` from the actual send. */
-  response(t: RequestTemplate, status: number, latencyMs: number, credits: number, serviceMs?: number): void {
+  /**
+   * An answer. `latencyMs` is from the scheduled arrival in an open loop, `serviceMs` from the actual send.
+   * `throttled`: a 429 respecting the target's advertised limits (rate-limits.ts), counted as throttling: neither an
+   * error nor a latency sample (a quick refusal is no measure of the service).
+   */
+  response(
+    t: RequestTemplate,
+    status: number,
+    latencyMs: number,
+    credits: number,
+    serviceMs?: number,
+    throttled = false,
+  ): void {
     this.countedCredits += credits;
     if (!this.measuring) return;
-    const unexpected = !t.expect.has(status);
+    const unexpected = !throttled && !t.expect.has(status);
     for (const s of this.series(t)) {
       s.requests++;
-      s.latencies.push(latencyMs);
+      if (throttled) s.throttled++;
+      else s.latencies.push(latencyMs);
       s.statuses.set(status, (s.statuses.get(status) ?? 0) + 1);
       if (unexpected) s.errors++;
       if (t.invalid) s.invalidSent++;
     }
-    if (serviceMs !== undefined) this.serviceLatencies.push(serviceMs);
+    if (serviceMs !== undefined && !throttled) this.serviceLatencies.push(serviceMs);
+  }
+
+  /** An arrival not sent: the target's limits (or the credit budget) left no room for it. */
+  heldBack(t: RequestTemplate): void {
+    if (this.measuring) for (const s of this.series(t)) s.heldBack++;
   }
 
   /** No answer. A request that was sent may have been charged: the accounting check allows for it. */
@@ -213,5 +236,7 @@ function toStats(s: Series, windowSeconds: number): OperationStats {
     latency: summarise(s.latencies),
     statuses: Object.fromEntries([...s.statuses].sort((a, b) => a[0] - b[0]).map(([k, v]) => [String(k), v])),
     invalidSent: s.invalidSent,
+    throttled: s.throttled,
+    heldBack: s.heldBack,
   };
 }

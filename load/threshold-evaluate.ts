@@ -1,6 +1,7 @@
 // Evaluates threshold expressions against a run's figures. A key the scenario never exercised is skipped
 // (one committed file serves every scenario); a key that was exercised but has nothing to measure fails.
 import { latencyAt } from "./latency-summary.ts";
+import { samplesFor } from "./rate-limits.ts";
 import { compare, metricLabel, type Threshold } from "./threshold-expression.ts";
 import type { ThresholdOutcome } from "./types.ts";
 
@@ -19,6 +20,11 @@ export interface MetricSource {
 export interface EvaluateOptions {
   /** the open loop's requested rate: an `rps` bound above it cannot be met by construction */
   rate: number | null;
+  /**
+   * the run was paced to the target's limits (issue 27): an `rps` bound above that rate, or a percentile of fewer
+   * answers than it needs (p(99) of fewer than 100 is the slowest answer), cannot be judged at that rate
+   */
+  limitedRate?: number | null;
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -50,8 +56,23 @@ export function evaluateThresholds(
     const base = { key, expression: t.text };
     if (!source.figures(key))
       return { ...base, actual: null, status: "skipped", note: "the scenario does not exercise it" };
+    const limited = options.limitedRate ?? null;
+    const atRate = `cannot be judged at the rate the target's limits allow (${round(limited ?? 0)} requests/s)`;
+    if (t.metric.kind === "rps" && limited !== null && t.comparator.startsWith(">") && t.value >= limited)
+      return { ...base, actual: null, status: "skipped", note: atRate };
     if (t.metric.kind === "rps" && options.rate !== null && t.comparator.startsWith(">") && t.value >= options.rate)
       return { ...base, actual: null, status: "skipped", note: `bound above the requested --rate ${options.rate}` };
+    if (limited !== null && t.metric.kind === "latency" && t.metric.stat === "p") {
+      const n = source.sorted(key)?.length ?? 0;
+      const need = samplesFor(t.metric.p);
+      if (n > 0 && n < need)
+        return {
+          ...base,
+          actual: null,
+          status: "skipped",
+          note: `${atRate}: p(${t.metric.p}) needs ${need} answers, ${n} were measured`,
+        };
+    }
     const actual = measure(t, key, source);
     if (actual === null)
       return { ...base, actual, status: "failed", note: `no ${metricLabel(t.metric)} to measure: nothing answered` };

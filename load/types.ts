@@ -29,6 +29,10 @@ export interface OperationStats {
   statuses: Record<string, number>;
   /** requests the scenario sent invalid on purpose (and expected to be refused) */
   invalidSent: number;
+  /** 429s respecting the target's advertised limits: throttling, counted among the answers, not the errors */
+  throttled: number;
+  /** arrivals not sent because the target's limits (or the credit budget) left no room */
+  heldBack: number;
 }
 
 export interface FlowStats {
@@ -115,6 +119,28 @@ export interface PeerComparison {
   ratios: Record<string, number>;
 }
 
+/** How the target's rate limits shaped the run (issue 27). */
+export interface RateLimitReport {
+  /**
+   * advertised: read from the target's RateLimit-Policy / RateLimit headers; stated: --rate-limit; none: the target
+   * advertises none (the run was not paced); ignored: --ignore-rate-limits
+   */
+  source: "advertised" | "stated" | "none" | "ignored";
+  policies: Array<{ policy: string; quota: number; windowSeconds: number }>;
+  /** requests per second the account's policy allows, or null */
+  allowedRate: number | null;
+  /** the arrival rate the run was paced at (open loop), or null when not paced */
+  pacedRate: number | null;
+  /** 429s that respected the policy (throttling) */
+  throttled: number;
+  /** arrivals not sent because a window was used up or paused by Retry-After */
+  heldBack: number;
+  /** thresholds that could not be judged at that rate, with why */
+  unjudged: string[];
+  /** one line for people */
+  detail: string;
+}
+
 export interface LoadReport {
   tool: "plumbline load";
   reportVersion: 1;
@@ -136,6 +162,10 @@ export interface LoadReport {
   flows: Record<string, FlowStats>;
   timeline: TimelinePoint[];
   credits: CreditCheck;
+  /** the target's limits and what they allowed (absent in reports of older runs) */
+  rateLimits?: RateLimitReport;
+  /** the credit cap the run kept under (runLoad's maxCredits), and the arrivals it held back */
+  creditCap?: { cap: number; heldBack: number };
   thresholds: ThresholdOutcome[];
   baseline: BaselineComparison | null;
   pass: boolean;

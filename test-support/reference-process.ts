@@ -11,8 +11,10 @@ export type ReferenceProcess = CliProcess;
 export interface ReferenceProcessOptions {
   /** KEY:CREDITS pairs seeded at start. */
   keys: string[];
-  /** Extra flags, e.g. ["--rate-limit", "0"]. Private-network fetching is always allowed (fixture sites). */
+  /** Extra flags, e.g. ["--rate-limit", "0"]. */
   args?: string[];
+  /** --allow-private-network (default true: fixture sites on loopback); false: a stand-in for a remote deployment */
+  allowPrivateNetwork?: boolean;
   /** A PostgreSQL URL instead of a fresh SQLite directory. */
   databaseUrl?: string;
 }
@@ -20,7 +22,13 @@ export interface ReferenceProcessOptions {
 export function startReferenceProcess(options: ReferenceProcessOptions): Promise<ReferenceProcess> {
   const dataDir = options.databaseUrl ? null : mkdtempSync(join(tmpdir(), "plumbline-ref-"));
   const store = options.databaseUrl ? ["--database-url", options.databaseUrl] : ["--data-dir", dataDir as string];
-  const args = ["reference", "--port", "0", "--allow-private-network", ...store];
+  const args = [
+    "reference",
+    "--port",
+    "0",
+    ...(options.allowPrivateNetwork === false ? [] : ["--allow-private-network"]),
+    ...store,
+  ];
   for (const k of options.keys) args.push("--key", k);
   return startCliProcess([...args, ...(options.args ?? [])], "reference", () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

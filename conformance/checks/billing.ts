@@ -182,7 +182,12 @@ const failedEntryFree: CheckDefinition = {
   async run(ctx) {
     const body = [{ query: "plumbline broke first" }, { query: "plumbline broke second", crawl_results: 1 }];
     const before = await balance(ctx, this.id, "broke");
-    if (before.value !== 0) return { failures: [], skip: `the broke account has ${before.value} credits, not 0` };
+    if (before.value !== 0)
+      return {
+        failures: [],
+        skip: `the broke account has ${before.value} credits, not 0`,
+        skipKind: "broke-key",
+      };
     const ex = await ctx.http.call(this.id, "POST", "/search", { body, auth: "broke" });
     const after = await balance(ctx, this.id, "broke");
     const failures: Failure[] = [];
@@ -269,36 +274,49 @@ const rejectedFree: CheckDefinition = {
   },
 };
 
-/** The zero-balance call: a crawl, or the first paid operation in scope (its first example body). */
-function brokeCall(ctx: RunContext): { path: string; body: unknown } | null {
-  if (ctx.scope.has("crawl")) return { path: "/crawl", body: { url: "https://example.com/plumbline-broke" } };
-  const op = ctx.contract.contractOperations.find((o) => o.pricing && ctx.scope.has(o.operationId));
-  return op ? { path: op.path, body: baseBody(op) } : null;
+/**
+ * The zero-balance calls (issue 27): every paid operation in scope, each with its minimal valid body (a crawl's at a
+ * reserved example address: the refusal comes before any fetch). On the broke account, so they cost the run nothing.
+ */
+function brokeCalls(ctx: RunContext): Array<{ operationId: string; method: string; path: string; body: unknown }> {
+  return ctx.contract.contractOperations
+    .filter((o) => o.pricing && ctx.scope.has(o.operationId))
+    .map((o) => ({
+      operationId: o.operationId,
+      method: o.method.toUpperCase(),
+      path: o.path,
+      body: o.operationId === "crawl" ? { url: "https://example.com/plumbline-broke" } : baseBody(o),
+    }));
 }
 
 const zeroBalance402: CheckDefinition = {
   id: "billing-zero-balance-402",
-  title: "A zero-balance account calling a paid operation gets 402 with an application/problem+json body",
+  title: "A zero-balance account calling any paid operation gets 402 with an application/problem+json body",
   severity: "critical",
   section: "What the service does 3; Errors",
   basis: { kind: "contract" },
   preconditions: ["broke-key"],
   async run(ctx) {
-    const call = brokeCall(ctx);
-    if (!call) return { failures: [], skip: "no paid operation is among --operations" };
-    const ex = await ctx.http.call(this.id, "POST", call.path, { body: call.body, auth: "broke" });
-    const ct = ex.response?.contentType.split(";")[0].trim();
-    if (status(ex) === 402 && ct === "application/problem+json") return ok();
-    return {
-      failures: [
+    const calls = brokeCalls(ctx);
+    if (calls.length === 0)
+      return { failures: [], skip: "no paid operation is among --operations", skipKind: "not-selected" };
+    const failures: Failure[] = [];
+    for (const call of calls) {
+      const ex = await ctx.http.call(this.id, call.method, call.path, { body: call.body, auth: "broke" });
+      const ct = ex.response?.contentType.split(";")[0].trim();
+      if (status(ex) === 402 && ct === "application/problem+json") continue;
+      failures.push(
         failure(
-          "a zero-balance call was not refused with a 402 problem",
+          `${call.operationId}: a zero-balance call was not refused with a 402 problem`,
           [ex],
           "402 application/problem+json",
           `${describe(ex)} ${ct}`,
         ),
-      ],
-    };
+      );
+    }
+    return failures.length
+      ? { failures }
+      : ok([`refused with a 402 problem: ${calls.map((c) => c.operationId).join(", ")}`]);
   },
 };
 

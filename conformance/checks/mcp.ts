@@ -188,7 +188,7 @@ const paidCall: CheckDefinition = {
   },
   async run(ctx) {
     const tool = paidTool(ctx.contract, ctx.scope);
-    if (!tool) return { failures: [], skip: "no paid tool among the selected operations" };
+    if (!tool) return { failures: [], skip: "no paid tool among the selected operations", skipKind: "not-selected" };
     let session: Awaited<ReturnType<typeof openMcpSession>>;
     try {
       session = await openMcpSession(ctx, this.id);
@@ -260,7 +260,7 @@ const toolError: CheckDefinition = {
       .map((t) => t.operationId),
   async run(ctx) {
     const tool = paidTool(ctx.contract, ctx.scope);
-    if (!tool) return { failures: [], skip: "no paid tool among the selected operations" };
+    if (!tool) return { failures: [], skip: "no paid tool among the selected operations", skipKind: "not-selected" };
     let session: Awaited<ReturnType<typeof openMcpSession>>;
     try {
       session = await openMcpSession(ctx, this.id);

@@ -14,7 +14,7 @@ const FLOW = "OAuth flow (Authorization Code with PKCE)";
 /** The probe's record, or the outcome to return at once (skipped; or failed when registration broke). */
 async function flow(ctx: RunContext): Promise<{ rec: OAuthFlowRecord; stop?: CheckOutcome }> {
   const rec = await ctx.probe(oauthFlowProbe);
-  if (rec.skip) return { rec, stop: { failures: [], skip: rec.skip, notes: rec.notes } };
+  if (rec.skip) return { rec, stop: { failures: [], skip: rec.skip, skipKind: rec.skipKind, notes: rec.notes } };
   if (!rec.meta || !rec.clientId)
     return { rec, stop: { failures: [], skip: "the flow stopped before registration (see oauth-discovery)" } };
   return { rec };
@@ -66,7 +66,8 @@ const oauthDiscovery: CheckDefinition = {
           fail(`the metadata lacks ${k}`, [rec.metadata], "a URL", String(meta[k]));
     } else if (rec.issuer && !rec.skip)
       fail("authorization_servers holds no URL", [rec.prm], "an issuer URL", rec.issuer);
-    if (rec.skip) return failures.length ? { failures } : { failures, skip: rec.skip, notes: rec.notes };
+    if (rec.skip)
+      return failures.length ? { failures } : { failures, skip: rec.skip, skipKind: rec.skipKind, notes: rec.notes };
     if (rec.registration && !rec.clientId)
       fail(
         "dynamic registration failed (RFC 7591 §3.2.1)",

@@ -16,9 +16,9 @@ const paidOperations = (c: Contract) =>
     .map((p) => p.operationId)
     .filter((id) => id !== "deepcrawl");
 
-async function calls(ctx: RunContext): Promise<PaidCalls | { skip: string }> {
+async function calls(ctx: RunContext): Promise<PaidCalls | { skip: string; skipKind: "not-selected" }> {
   const calls = await ctx.probe(paidCallsProbe);
-  return calls ?? { skip: "no paid operation other than deepcrawl is in scope" };
+  return calls ?? { skip: "no paid operation other than deepcrawl is in scope", skipKind: "not-selected" };
 }
 
 /** The problems of a 402 refusal: problem+json in the contract's shape, a paymentauth type, a fresh challenge. */
@@ -47,7 +47,7 @@ const challengeParameters: CheckDefinition = {
   probes: [paidCallsProbe],
   async run(ctx) {
     const c = await calls(ctx);
-    if ("skip" in c) return { failures: [], skip: c.skip };
+    if ("skip" in c) return { failures: [], skip: c.skip, skipKind: c.skipKind };
     const failures: Failure[] = [];
     const realm = new URL(ctx.options.target).hostname;
     for (const [ex, body] of [
@@ -88,7 +88,7 @@ const receipt: CheckDefinition = {
   probes: [paidCallsProbe],
   async run(ctx) {
     const c = await calls(ctx);
-    if ("skip" in c) return { failures: [], skip: c.skip };
+    if ("skip" in c) return { failures: [], skip: c.skip, skipKind: c.skipKind };
     const s = status(c.paid) ?? 0;
     if (s < 200 || s >= 300)
       return { failures: [failure("the paid call did not succeed", [c.paid], "2xx", describe(c.paid))] };
@@ -130,7 +130,7 @@ const replay: CheckDefinition = {
   probes: [paidCallsProbe],
   async run(ctx) {
     const c = await calls(ctx);
-    if ("skip" in c) return { failures: [], skip: c.skip };
+    if ("skip" in c) return { failures: [], skip: c.skip, skipKind: c.skipKind };
     const problems = refusalProblems(c.replayed, "PLB_PAYMENT_REPLAYED");
     return {
       failures: problems.map((p) =>
@@ -151,7 +151,7 @@ const amount: CheckDefinition = {
   probes: [paidCallsProbe],
   async run(ctx) {
     const c = await calls(ctx);
-    if ("skip" in c) return { failures: [], skip: c.skip };
+    if ("skip" in c) return { failures: [], skip: c.skip, skipKind: c.skipKind };
     const problems = refusalProblems(c.underpaid, "PLB_PAYMENT_AMOUNT");
     return {
       failures: problems.map((p) =>

@@ -46,7 +46,12 @@ const fallback: CheckDefinition = {
   cost: () => 1,
   async run(ctx) {
     const base = ctx.options.fixtureNoSitemapUrl;
-    if (!base) return { failures: [], skip: "no fixture origin without sitemap (served only by the run itself)" };
+    if (!base)
+      return {
+        failures: [],
+        skip: "the fixture site has no origin without sitemap (served by the run itself, serve-fixtures, or fixtures export --no-sitemap-url)",
+        skipKind: "fixture-incomplete",
+      };
     const { ex, links: l } = await links(ctx, this.id, { url: `${base}/links.html`, type: "sitemap" });
     if (!l) return { failures: [failure("no links", [ex], "200 with links[]", describe(ex))] };
     const want = `${base}/docs/one.html`;
@@ -87,7 +92,11 @@ const conventional: CheckDefinition = {
   async run(ctx) {
     const base = ctx.options.fixtureConventionalUrl;
     if (!base)
-      return { failures: [], skip: "no fixture origin with a conventional sitemap (served only by the run itself)" };
+      return {
+        failures: [],
+        skip: "the fixture site has no origin with a conventional sitemap (served by the run itself, serve-fixtures, or fixtures export --conventional-url)",
+        skipKind: "fixture-incomplete",
+      };
     const { ex, links: l } = await links(ctx, this.id, { url: `${base}/links.html`, type: "sitemap" });
     if (!l) return { failures: [failure("no links", [ex], "200 with links[]", describe(ex))] };
     // no page links to it: only the sitemap at the conventional path declares it
@@ -108,19 +117,33 @@ const noPageContent: CheckDefinition = {
   preconditions: ["fetches-real-pages"],
   cost: () => 2,
   async run(ctx) {
-    const log = ctx.options.fixtureRequests;
-    if (!log)
-      return { failures: [], skip: "the fixture site's request log is known only when the run serves the site" };
+    const read = ctx.options.fixtureRequests;
+    if (!read)
+      return {
+        failures: [],
+        skip: "the fixture site's request log is unknown: the run serves the site itself, or give the host's access log (--fixture-log FILE; serve-fixtures --log FILE)",
+        skipKind: "fixture-incomplete",
+      };
     // on the conventional origin, which no other check crawls: a deepcrawl of the main origin (started by this run's
     // deepcrawl or bound checks) fetches its pages by design, possibly while this check watches the log
     const base = ctx.options.fixtureConventionalUrl;
-    if (!base) return { failures: [], skip: "no second fixture origin (served only by the run itself)" };
+    if (!base)
+      return {
+        failures: [],
+        skip: "the fixture site has no origin with a conventional sitemap (served by the run itself, serve-fixtures, or fixtures export --conventional-url)",
+        skipKind: "fixture-incomplete",
+      };
     const failures: Failure[] = [];
-    const listed = new Set([...SITEMAP_PAGES.map((p) => p.path), CONVENTIONAL_ONLY_PAGE].map((p) => `${base}${p}`));
+    const paths = [...SITEMAP_PAGES.map((p) => p.path), CONVENTIONAL_ONLY_PAGE];
+    const listed = new Set(paths.map((p) => `${base}${p}`));
+    // a log naming no host (Common Log Format) gives paths: they are matched on any origin
+    const isListed = (u: string) => listed.has(u) || (u.startsWith("/") && paths.includes(u));
     for (const type of ["sitemap", "all"]) {
-      const before = log.length;
+      const before = read().length;
       const { ex } = await links(ctx, this.id, { url: `${base}/links.html`, type });
-      const fetched = log.slice(before).filter((u) => listed.has(u.split("?")[0]));
+      const fetched = read()
+        .slice(before)
+        .filter((u) => isListed(u.split("?")[0]));
       if (fetched.length)
         failures.push(
           failure(

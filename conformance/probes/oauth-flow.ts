@@ -40,6 +40,8 @@ export interface CodeFlow {
 export interface OAuthFlowRecord {
   /** why no flow could be walked (no authorization server, no registration, nobody to consent) */
   skip?: string;
+  /** oauth-account when nobody could consent (no --oauth-user, or the sign-in failed) */
+  skipKind?: "oauth-account";
   notes: string[];
   prm: Exchange;
   issuer?: string;
@@ -162,7 +164,7 @@ async function walk(ctx: RunContext, browser: ConsentBrowser | null): Promise<OA
   );
   rec.a = a;
   rec.notes.push(...a.authorization.notes);
-  if (a.authorization.skip) return { ...rec, skip: a.authorization.skip };
+  if (a.authorization.skip) return { ...rec, skip: a.authorization.skip, skipKind: a.authorization.skipKind };
   if (a.code) {
     a.wrongVerifier = await exchangeCode(ctx, meta, clientId, a.code, pkcePair().verifier);
     a.wrongRedirect = await exchangeCode(ctx, meta, clientId, a.code, a.verifier, "http://127.0.0.1:9/elsewhere");

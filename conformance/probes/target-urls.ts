@@ -2,6 +2,7 @@
 // the priced and batch probes point at the fixture site: the document's example URLs (example.com) are unreachable
 // from a CI machine, and a real target would rightly answer 502 for them, which says nothing about its billing.
 // A synthetic target (the mock) keeps the example URLs, so its run does not depend on the fixture site.
+import { padUrl } from "../fixtures/fixture-manifest.ts";
 import type { RunContext } from "../types.ts";
 import { fetchesRealPages } from "./canary.ts";
 
@@ -30,16 +31,16 @@ async function withUrl<T>(ctx: RunContext, body: T, index: number): Promise<T> {
 
 /**
  * A bound case's body pointed at the fixture site. The URL a case is about (its field ends in `/url`) keeps its
- * length: `/pad/…` pages of the fixture site answer at any path, so the edge of a maxLength stays the edge.
+ * length: the fixture site's `/pad.html` with a query string of the missing length (padUrl: a live server and a
+ * static export answer it alike), so the edge of a maxLength stays the edge.
  */
 export async function withReachableCase<T>(ctx: RunContext, body: T, field: string): Promise<T> {
   if (!/\/url$/.test(field)) return withReachableUrls(ctx, body);
   const base = ctx.options.fixtureUrl;
   const url = (body as { url?: unknown } | null)?.url;
   if (!base || typeof url !== "string" || !(await ctx.probe(fetchesRealPages)).real) return body;
-  const prefix = `${base.replace(/\/+$/, "")}/pad/`;
-  if (url.length <= prefix.length) return body;
-  return { ...body, url: prefix + "a".repeat(url.length - prefix.length) };
+  const padded = padUrl(base, url.length);
+  return padded ? { ...body, url: padded } : body;
 }
 
 /** A fixture page on a target that fetches real pages, else `fallback` (the document's example URL). */

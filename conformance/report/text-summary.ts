@@ -1,5 +1,6 @@
 // The text summary a run ends with (the CLI prints it): the verdict and counts, then every warning with its reason
 // and first findings, since a warning does not fail the run and would otherwise scroll by unread.
+import { tallyText, unmetLines } from "../skip-reasons.ts";
 import type { ConformanceResult } from "../types.ts";
 
 /** Findings shown per warning; the rest are in the JSON record. */
@@ -7,9 +8,21 @@ const SHOWN = 3;
 
 export function textSummary(result: ConformanceResult): string {
   const s = result.summary;
+  const skips = result.skips ?? [];
+  const byKind = skips.length ? ` (${tallyText(skips)})` : "";
   const lines = [
-    `${result.exitCode === 0 ? "PASSED" : "FAILED"}: ${s.passed} passed, ${s.failed} failed, ${s.warning} warnings, ${s.skipped} skipped in ${(result.durationMs / 1000).toFixed(1)} s; ${result.creditsSpent ?? "?"} credits spent`,
+    `${result.exitCode === 0 ? "PASSED" : "FAILED"}: ${s.passed} passed, ${s.failed} failed, ${s.warning} warnings, ${s.skipped} skipped${byKind} in ${(result.durationMs / 1000).toFixed(1)} s; ${result.creditsSpent ?? "?"} credits spent`,
   ];
+  // every kind of skip with its reason: a skip never scrolls by unread (issue 27)
+  for (const t of skips) {
+    const allowed = !t.precondition
+      ? ""
+      : t.allowed
+        ? ` (missing precondition, allowed: ${t.allowedBy})`
+        : " (missing precondition)";
+    lines.push(`skipped ${t.count} ${t.kind}${allowed}: ${t.reason}`);
+  }
+  lines.push(...unmetLines(skips).map((l) => `FAILED ${l}`));
   for (const c of result.checks.filter((x) => x.status === "warning")) {
     lines.push(`warning ${c.id}: ${c.reason ?? c.title}`);
     for (const f of c.failures.slice(0, SHOWN)) {

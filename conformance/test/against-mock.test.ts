@@ -77,6 +77,12 @@ describe("plumbline conform against the mock", () => {
     for (const id of ["crawl-no-script-style", "sitemap-requested-host", "deepcrawl-terminal-stays"])
       expect(by(id), id).toBe("passed");
     for (const c of skipped) expect(c.reason).toMatch(/does not fetch real pages/);
+    // issue 27: the mock refuses the loopback fixture page (400, as the reference does) but answers a page on a host
+    // that cannot exist with 200: it makes its answers up, a synthetic target, green with its skips counted
+    expect(record.canary?.kind).toBe("synthetic");
+    expect(record.skips.map((t) => [t.kind, t.count, t.allowed])).toEqual([["synthetic", skipped.length, true]]);
+    expect(out).toMatch(new RegExp(`^PASSED: .* ${skipped.length} skipped \\(${skipped.length} synthetic\\)`, "m"));
+    expect(out).toMatch(/^skipped \d+ synthetic: the target does not fetch real pages/m);
     // issue 26: the client-compatibility checks run and pass, and nothing else warns either
     const client = record.checks.filter((x) => x.id.startsWith("client-"));
     expect(client.map((x) => [x.id, x.status])).toEqual([
@@ -90,6 +96,7 @@ describe("plumbline conform against the mock", () => {
     const junit = readFileSync(join(dir, REPORT_FILES.junit), "utf8");
     expect(junit).toMatch(/<testsuites name="plumbline conformance/);
     expect(junit).not.toMatch(/<failure/);
+    expect(junit).toContain(`<property name="skipped.synthetic" value="${skipped.length}"/>`);
     const html = readFileSync(join(dir, REPORT_FILES.html), "utf8");
     for (const c of record.checks) expect(html).toContain(c.id);
     // credentials never reach a report
@@ -116,15 +123,29 @@ describe("plumbline conform against the mock", () => {
     expect(alt.boundSet).toBe("primary");
   }, 90_000);
 
-  it("skips the 402 checks with a reason when no broke key is given", async () => {
-    const r = await runConformance({
-      target: mock.url,
-      apiKey: "KEY",
-      reportDir: null,
-      only: ["billing-zero-balance-402"],
+  it("skips the 402 checks with a reason when no broke key is given: a missing precondition, fatal unless allowed", async () => {
+    const run = (allowSkipped?: string[]) =>
+      runConformance({
+        target: mock.url,
+        apiKey: "KEY",
+        reportDir: null,
+        only: ["billing-zero-balance-402"],
+        allowSkipped,
+      });
+    const r = await run();
+    expect(r.checks[0]).toMatchObject({
+      status: "skipped",
+      skipKind: "broke-key",
+      reason: expect.stringContaining("--broke-api-key"),
     });
-    expect(r.checks[0]).toMatchObject({ status: "skipped", reason: expect.stringContaining("--broke-api-key") });
-    expect(r.exitCode).toBe(0);
+    // issue 27: no canary ran (nothing here needs real pages), so nothing says the target is a test double
+    expect(r.skips).toEqual([
+      expect.objectContaining({ kind: "broke-key", count: 1, precondition: true, allowed: false }),
+    ]);
+    expect(r.exitCode).toBe(1);
+    const allowed = await run(["broke-key"]);
+    expect(allowed.skips[0]).toMatchObject({ kind: "broke-key", allowed: true, allowedBy: "--allow-skipped" });
+    expect(allowed.exitCode).toBe(0);
   });
 
   it("skips the payment checks with a warning when no test payment key is given", async () => {
@@ -137,9 +158,18 @@ describe("plumbline conform against the mock", () => {
     for (const c of r.checks)
       expect(c).toMatchObject({
         status: "skipped",
+        skipKind: "payment-key",
         reason: expect.stringMatching(/^warning: .*--payment-method test/),
       });
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(1);
+    const allowed = await runConformance({
+      target: mock.url,
+      apiKey: "KEY",
+      reportDir: null,
+      only: ["payment-receipt", "payment-replay-refused"],
+      allowSkipped: ["payment-key"],
+    });
+    expect(allowed.exitCode).toBe(0);
   });
 
   it("fails the payment checks when the key is not the target's: the paid call is refused", async () => {

@@ -85,6 +85,24 @@ const VARIANTS: Variant[] = [
     alsoFails: ["response-status-listed"],
   },
   {
+    // issue 27: the balance is checked on every paid operation, not only the one the check used to call
+    name: "news served to an empty account",
+    fault: {
+      rewrite: (req, res) =>
+        post(req, "/news") && req.headers.authorization === "Bearer BROKE" && res.status === 402
+          ? withJson(
+              { ...res, status: 200, headers: { "content-type": "application/json" } },
+              {
+                results: [],
+                searchParameters: sent(req),
+              },
+            )
+          : res,
+    },
+    only: ["billing-zero-balance-402"],
+    fails: "billing-zero-balance-402",
+  },
+  {
     name: "every crawl charged twice",
     fault: { duplicate: (req) => post(req, "/crawl") && !isBatch(req) },
     only: ["billing-price-per-operation"],

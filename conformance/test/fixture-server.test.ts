@@ -1,13 +1,8 @@
 // The fixture site serves what the semantic checks rely on: robots.txt → sitemap index → gzipped sitemap, the
-// canary token hashed from its URL, status pages, and an origin without any sitemap.
+// canary token keyed by the server's secret, status pages, and an origin without any sitemap.
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CONVENTIONAL_ONLY_PAGE,
-  canaryToken,
-  type FixtureServer,
-  startFixtureServer,
-} from "../fixtures/fixture-server.ts";
+import { CONVENTIONAL_ONLY_PAGE, type FixtureServer, startFixtureServer } from "../fixtures/fixture-server.ts";
 import { PRODUCT_PAGE, SHOT_PAGE, SITEMAP_PAGES } from "../fixtures/site-facts.ts";
 
 let site: FixtureServer;
@@ -29,16 +24,25 @@ describe("the fixture site", () => {
   });
 
   it("serves the canary token, status pages, and an origin without sitemap", async () => {
-    expect(await (await fetch(`${site.url}/canary/abc123`)).text()).toContain(canaryToken("abc123"));
-    expect(canaryToken("abc123")).not.toContain("abc123");
+    const canary = site.newCanary();
+    expect(await (await fetch(`${site.url}${canary.path}`)).text()).toContain(canary.token);
+    expect(canary.token).not.toContain(canary.path.split("/").pop());
+    // keyed by a secret of each server: another server (or anyone who knows the code) derives another token
+    const other = await startFixtureServer();
+    try {
+      expect(await (await fetch(`${other.url}${canary.path}`)).text()).not.toContain(canary.token);
+    } finally {
+      await other.close();
+    }
     expect((await fetch(`${site.url}/status/410`)).status).toBe(410);
     expect((await fetch(`${site.noSitemapUrl}/robots.txt`)).status).toBe(404);
     expect((await fetch(`${site.noSitemapUrl}/links.html`)).status).toBe(200);
   });
 
   it("carries the canary token in a link too, and serves a page at any /pad/ address", async () => {
-    const html = await (await fetch(`${site.url}/canary/abc123`)).text();
-    expect(html).toContain(`href="/canary-link/${canaryToken("abc123")}"`);
+    const canary = site.newCanary();
+    const html = await (await fetch(`${site.url}${canary.path}`)).text();
+    expect(html).toContain(`href="/canary-link/${canary.token}"`);
     expect((await fetch(`${site.url}/pad/${"a".repeat(300)}`)).status).toBe(200);
   });
 

@@ -3,7 +3,7 @@
 // connection"). It speaks to any target; nothing here knows the mock.
 import http from "node:http";
 import https from "node:https";
-import { createPacer, type RateOption } from "./rate-pacer.ts";
+import { createPacer, type RateOption, retryAfterSeconds } from "../../spec/rate-limit-headers.ts";
 
 /** A target-independent request: what the corpus stores and what curl reproduces. */
 export interface FuzzRequest {
@@ -76,16 +76,7 @@ export function answerAllowanceMs(req: Pick<FuzzRequest, "body" | "rawBody">, ti
   const rounds = Math.ceil(req.body.length / BATCH_CONCURRENCY);
   return Math.min(rounds * timeoutMs, BATCH_DEADLINE_MS + timeoutMs);
 }
-const MAX_RETRY_AFTER_S = 65;
-
-/** Retry-After in seconds (delta-seconds or an HTTP date), clamped to 1..65; 5 when absent or unreadable. */
-export function retryAfterSeconds(header: string | string[] | undefined, nowMs = Date.now()): number {
-  const v = Array.isArray(header) ? header[0] : header;
-  let s = Number(v);
-  if (v !== undefined && !Number.isFinite(s)) s = (Date.parse(v) - nowMs) / 1000;
-  if (!Number.isFinite(s)) s = 5;
-  return Math.min(Math.max(Math.ceil(s), 1), MAX_RETRY_AFTER_S);
-}
+export { retryAfterSeconds };
 
 export function createHttpClient(o: HttpClientOptions): HttpClient {
   const base = new URL(o.baseUrl);

@@ -5,8 +5,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock } from "../../mock/start-mock.ts";
+import { parseRateLimit, parseRateLimitPolicy } from "../../spec/rate-limit-headers.ts";
 import { createHttpClient, retryAfterSeconds } from "../http/http-client.ts";
-import { parseRateLimit } from "../http/rate-pacer.ts";
 import { runFuzz } from "../run-fuzz.ts";
 
 describe("bookkeeping reads", () => {
@@ -74,6 +74,8 @@ describe("bookkeeping reads", () => {
     expect(retryAfterSeconds("9999")).toBe(65);
     expect(parseRateLimit('"screenshot";r=0;t=42')).toEqual({ policy: "screenshot", remaining: 0, resetSeconds: 42 });
     expect(parseRateLimit(undefined)).toBeNull();
+    expect(parseRateLimitPolicy('"default";q=200;w=60')).toEqual({ policy: "default", quota: 200, windowSeconds: 60 });
+    expect(parseRateLimitPolicy('"default";q=0;w=60')).toBeNull();
   });
 });
 

@@ -21,6 +21,8 @@ const stats = (requests: number, scale: number): OperationStats => ({
   latency: latency(scale),
   statuses: { "200": requests },
   invalidSent: 0,
+  throttled: 0,
+  heldBack: 0,
 });
 
 export function sampleReport(scale = 1): LoadReport {
