@@ -33,7 +33,20 @@ export function createRequestJournal(capacity = 10_000): RequestJournal {
     );
   return {
     record(entry) {
-      const e = { seq: seq + 1, ...entry };
+      // written out, not `{ seq, ...entry }`: an object spread on every request cost ~1,200 instructions of the mock's
+      // POST /search (callgrind, issue 25); the order of the fields is the one the journal has always listed
+      const e: Stored = {
+        seq: seq + 1,
+        atMs: entry.atMs,
+        method: entry.method,
+        url: entry.url,
+        operationId: entry.operationId,
+        status: entry.status,
+        requestId: entry.requestId,
+        accountId: entry.accountId,
+        durationMs: entry.durationMs,
+      };
+      if (entry.payment) e.payment = entry.payment;
       if (ring.length < capacity) ring.push(e);
       else ring[seq % capacity] = e;
       seq += 1;

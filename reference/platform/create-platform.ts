@@ -18,6 +18,7 @@ import { createPaidHandler } from "./paid-operation.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { rateLimitPlugin } from "./rate-limit-plugin.ts";
 import { requestHeadersPlugin, requestIdFrom } from "./request-headers-plugin.ts";
+import { keepTickObjectMap } from "./tick-object-map.ts";
 
 export interface CreatePlatformOptions extends PlatformOptions {
   /** hooks and routes the implementation adds before the contract's routes (the mock's steering, admin API) */
@@ -25,6 +26,7 @@ export interface CreatePlatformOptions extends PlatformOptions {
 }
 
 export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyInstance> {
+  keepTickObjectMap(); // before the first request: every process.nextTick stays a fast literal (tick-object-map.ts)
   const app = Fastify({
     logger: o.logger ?? false,
     bodyLimit: o.bodyLimit ?? 1024 * 1024,
