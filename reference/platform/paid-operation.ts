@@ -100,9 +100,9 @@ class OpenHolds {
 }
 
 /**
- * The engine context of one call. A class, not `{ ...base, signal }`: two object spreads per call cost ~1,000
- * instructions, and the hang-up signal is made only when an engine reads it (a getter), which a memoized mock answer
- * never does (issue 25, callgrind). A copy by spread does not carry the getter: whoever copies it names the signal.
+ * The engine context of one call. A class, not `{ ...base, signal }`: no object spread per call, and the hang-up
+ * signal is made only when an engine reads it (a getter), which a memoized mock answer never does (issue 25; see
+ * client-gone.ts for the measure). A copy by spread does not carry the getter: whoever copies it names the signal.
  */
 class CallEngineContext implements EngineContext {
   requestId: string;
