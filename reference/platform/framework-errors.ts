@@ -26,8 +26,9 @@ export const DEFAULT_REQUEST_TIMEOUTS: RequestTimeouts = { requestTimeoutMs: 30_
  * closes. Node parses the body of a read after the request's handlers and their ticks and microtasks have run, so the
  * check is made once per turn of the event loop, in its check phase, for the requests whose headers came in that
  * turn: a small body comes in the same read as its headers, and then nothing is armed for it. A timer and two `once`
- * listeners on every POST cost ~3,000 instructions of the mock's ~150,000 per POST /search (callgrind, issue 25) for
- * a deadline that almost never applies; it still counts from the headers, give or take that turn.
+ * listeners on every POST (made, then removed) cost ~8,000-10,000 of the mock's ~150,000 instructions per POST
+ * /search (callgrind, issue 25) for a deadline that almost never applies; it still counts from the headers, give or
+ * take that turn.
  */
 export function addBodyDeadline(app: FastifyInstance, ms: number): void {
   // the requests of this turn still reading their body when their headers were handled (parallel arrays: nothing
