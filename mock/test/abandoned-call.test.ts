@@ -23,6 +23,8 @@ let base: string;
 let started = 0;
 let ended = 0;
 let finish: () => void = () => {};
+/** the signal each crawl engine run was handed, read as the run starts (as a fetch would take it) */
+const signals: Array<AbortSignal | undefined> = [];
 let finished = Promise.resolve();
 const waiters: Array<() => void> = [];
 function holdEngines() {
@@ -46,6 +48,7 @@ beforeAll(async () => {
   const engines: Engines = {
     ...synthetic,
     crawl: async (req, ctx) => {
+      signals.push(ctx.signal);
       started++;
       tick();
       await finished;
@@ -98,9 +101,12 @@ describe("a client that hangs up", () => {
     const from = started;
     // 12 entries, 4 at a time: 4 holds are taken and their engines still run when the client hangs up
     const batch = Array.from({ length: 12 }, (_, i) => ({ url: `https://example.com/abandoned/${i}` }));
+    const seen = signals.length;
     await abandon("/crawl", batch, 4);
     expect(await balance()).toBe(before);
     expect(ended - from, "the entries still run").toBe(0);
+    // issue 12: the running entries' engines were told (the signal an engine took when it started aborts)
+    expect(signals.slice(seen).map((signal) => signal?.aborted)).toEqual([true, true, true, true]);
     // they end after the hang-up: neither a charge nor a second release may follow, and no entry starts
     finish();
     await until(() => ended - from === 4);
@@ -113,8 +119,11 @@ describe("a client that hangs up", () => {
     const before = await balance();
     holdEngines();
     const from = started;
+    const seen = signals.length;
     await abandon("/crawl", { url: "https://example.com/abandoned/single" }, 1);
     expect(await balance()).toBe(before);
+    expect(signals[seen]?.aborted, "the engine's signal aborts with the hang-up").toBe(true);
+    expect(String((signals[seen]?.reason as Error | undefined)?.message)).toBe("the client closed the connection");
     finish();
     await until(() => ended - from === 1);
     await settled();
@@ -125,6 +134,7 @@ describe("a client that hangs up", () => {
     const before = await balance();
     holdEngines();
     finish();
+    const seen = signals.length;
     const res = await fetch(`${base}/crawl`, {
       method: "POST",
       headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
@@ -132,5 +142,7 @@ describe("a client that hangs up", () => {
     });
     expect(res.status).toBe(200);
     expect(await balance()).toBe(before - 2);
+    // answered, then closed: not a hang-up
+    expect(signals.slice(seen).map((signal) => signal?.aborted)).toEqual([false, false]);
   });
 });

@@ -120,10 +120,10 @@ class CallEngineContext implements EngineContext {
 
 /** The engine context of a call: the implementation's fields (engineContext) over the defaults, and the hang-up. */
 function engineContextOf(requestId: string, extra: Partial<EngineContext> | undefined, hangUp: ClientHangUp) {
-  if (extra?.signal) {
-    // an implementation's own signal: either ends the call
+  if (extra && "signal" in extra) {
+    // an implementation's own signal: either ends the call (a plain object: the class's signal is a getter only)
     const base = { requestId, variability: "normal" as const, seed: 0, ...extra };
-    return { ...base, signal: AbortSignal.any([extra.signal, hangUp.signal]) };
+    return { ...base, signal: extra.signal ? AbortSignal.any([extra.signal, hangUp.signal]) : hangUp.signal };
   }
   const ctx = new CallEngineContext(requestId, hangUp);
   return extra ? Object.assign(ctx, extra) : ctx;
