@@ -68,7 +68,8 @@ export function createMemoryAccounts(now: () => number): MemoryAccounts {
   });
 
   return {
-    async authenticate(credential) {
+    // authenticate, hold and settle answer at once, not with a promise (stores.ts: no microtask turn per call)
+    authenticate(credential) {
       const r = byKey.get(credential);
       return r && !r.revoked
         ? { id: r.id, userId: r.userId, credentialType: r.credentialType, clientId: r.clientId }
@@ -77,14 +78,14 @@ export function createMemoryAccounts(now: () => number): MemoryAccounts {
     async balance(accountId) {
       return byId.get(accountId)?.balance ?? 0;
     },
-    async hold(accountId, credits, meta): Promise<Hold | null> {
+    hold(accountId, credits, meta): Hold | null {
       const r = byId.get(accountId);
       if (!r || r.balance < credits) return null;
       r.balance -= credits;
       // written out, not `{ accountId, credits, ...meta }`: a spread per call (issue 25, callgrind)
       return { accountId, credits, operationId: meta.operationId, requestId: meta.requestId };
     },
-    async settle(hold) {
+    settle(hold): undefined {
       const r = byId.get(hold.accountId);
       if (!r || hold.credits === 0) return;
       const { accountId, operationId, requestId, credits } = hold;

@@ -346,10 +346,9 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
 /** The account store the API authenticates with: access tokens first (by their prefix), else API keys. */
 export function withOAuthTokens(accounts: MemoryAccounts, oauth: OAuthAuthority): AccountStore {
   return {
+    // at once, like the accounts' own (stores.ts: no microtask turn per call)
     authenticate: (credential) =>
-      oauth.isAccessToken(credential)
-        ? Promise.resolve(oauth.authenticate(credential))
-        : accounts.authenticate(credential),
+      oauth.isAccessToken(credential) ? oauth.authenticate(credential) : accounts.authenticate(credential),
     balance: (accountId) => accounts.balance(accountId),
     hold: (accountId, credits, meta) => accounts.hold(accountId, credits, meta),
     settle: (hold) => accounts.settle(hold),

@@ -19,7 +19,7 @@ import { type AdmittedPayment, hasPaymentCredential } from "./payment-gate.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { trendingPlatforms } from "./request-defaults.ts";
 import { baseUrlOf, sendError } from "./request-state.ts";
-import type { Account, Hold } from "./stores.ts";
+import { type Account, type Hold, isPending } from "./stores.ts";
 
 type Outcome =
   | { ok: true; value: Produced; cost: number }
@@ -194,7 +194,9 @@ export function createPaidHandler(
     const exec = executors[op.operationId];
     const credits = contract.prices.entryCredits(op.operationId, body);
     if (paid) return await runPaid(exec, body, ctx, requestId, false, op, credits);
-    const hold = await accounts.hold(ctx.account.id, credits, { operationId: op.operationId, requestId });
+    // an in-memory store answers at once: no microtask turn (stores.ts)
+    const held = accounts.hold(ctx.account.id, credits, { operationId: op.operationId, requestId });
+    const hold = isPending(held) ? await held : held;
     if (!hold) return await insufficient(ctx, credits);
     if (!holds.open(hold)) {
       await accounts.release(hold);
@@ -228,7 +230,8 @@ export function createPaidHandler(
     // released already: the client hung up while this ran, and nothing it asked for is charged after that
     if (!holds.close(hold)) return holds.abandoned;
     if (r.ok || (!inBatch && chargedFailure(op.operationId, r.code))) {
-      await accounts.settle(hold);
+      const settled = accounts.settle(hold);
+      if (isPending(settled)) await settled;
       return r.ok
         ? { ok: true, value: r.value, cost: credits }
         : { ok: false, code: r.code, message: r.message, cost: credits };

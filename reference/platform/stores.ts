@@ -16,16 +16,32 @@ export interface Hold {
   requestId: string;
 }
 
+/**
+ * The stores the platform runs over. `authenticate`, `hold` and `settle`, which every paid call makes, may answer at
+ * once instead of with a promise (the mock's in-memory store does): the platform then takes no turn of the microtask
+ * queue for them (issue 25: three hops and three async frames less per mock POST /search, ~1 KB less allocated,
+ * 15.1-15.3 -> 14.1-14.2 KB (sampling heap profile), and ~1,300 fewer instructions (callgrind, two runs each)). A SQL
+ * store answers with promises, as before.
+ */
 export interface AccountStore {
   /** The account a presented credential belongs to; null when unknown or revoked. */
-  authenticate(credential: string): Promise<Account | null>;
+  authenticate(credential: string): Promise<Account | null> | Account | null;
   balance(accountId: string): Promise<number>;
   /** Reserves credits atomically; null when the balance cannot cover them. Never overdraws (D-charging). */
-  hold(accountId: string, credits: number, meta: { operationId: string; requestId: string }): Promise<Hold | null>;
+  hold(
+    accountId: string,
+    credits: number,
+    meta: { operationId: string; requestId: string },
+  ): Promise<Hold | null> | Hold | null;
   /** The call completed: the hold becomes a ledger entry ("charging happens on completion", D-charging). */
-  settle(hold: Hold): Promise<void>;
+  settle(hold: Hold): Promise<void> | undefined;
   /** The call failed: the reserved credits return to the balance. */
   release(hold: Hold): Promise<void>;
+}
+
+/** True for a promise (or any thenable) a store answered with, false for an answer given at once. */
+export function isPending<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 export interface RateLimitStore {
