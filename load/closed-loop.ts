@@ -52,6 +52,15 @@ export function runClosedLoop(input: DriverInput): Promise<void> {
   // handler and the next setupRequest run synchronously one after the other for the same connection.
   let sacrifice = 0;
 
+  /** A free GET /health in place of a request this connection must not send now. */
+  const healthPath = `${input.url.pathname.replace(/\/$/, "")}/health`;
+  const healthCheck = (req: autocannon.Request): autocannon.Request => ({
+    ...req,
+    method: "GET",
+    path: healthPath,
+    headers: {},
+    body: undefined,
+  });
   const request: autocannon.Request = {
     setupRequest(req, context) {
       const ctx = context as Ctx;
@@ -60,13 +69,7 @@ export function runClosedLoop(input: DriverInput): Promise<void> {
       if (draining || sacrifice > 0) {
         if (sacrifice > 0) sacrifice--;
         ctx.entry = undefined;
-        return {
-          ...req,
-          method: "GET",
-          path: `${input.url.pathname.replace(/\/$/, "")}/health`,
-          headers: {},
-          body: undefined,
-        };
+        return healthCheck(req);
       }
       const template = pick();
       if (input.creditCap && !input.creditCap.admit(template)) {
@@ -74,13 +77,7 @@ export function runClosedLoop(input: DriverInput): Promise<void> {
         if (input.holds) input.holds.credits++;
         recorder.heldBack(template);
         ctx.entry = undefined;
-        return {
-          ...req,
-          method: "GET",
-          path: `${input.url.pathname.replace(/\/$/, "")}/health`,
-          headers: {},
-          body: undefined,
-        };
+        return healthCheck(req);
       }
       // timed here, not by autocannon: its per-connection queue keeps a lost request after a reconnect and from
       // then on times each answer from the previous request's start. setupRequest runs just before the write.
