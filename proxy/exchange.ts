@@ -1,0 +1,47 @@
+// One request/response pair as the proxy saw it: the seam between the proxy (which forwards and judges) and what
+// consumes its traffic (the HAR recorder, the violation report). Headers keep their order and repeats; bodies are
+// the bytes on the wire (a compressed answer stays compressed here: a consumer decompresses, knowing the encoding).
+
+export type HeaderList = Array<[name: string, value: string]>;
+
+export interface ExchangeRequest {
+  method: string;
+  /** path and query exactly as the client sent them, e.g. `/search?x=1` */
+  path: string;
+  httpVersion: string;
+  headers: HeaderList;
+  body: Buffer;
+}
+
+export interface ExchangeResponse {
+  status: number;
+  statusText: string;
+  httpVersion: string;
+  headers: HeaderList;
+  /** as received from whoever answered (still Content-Encoding'd if it was) */
+  body: Buffer;
+}
+
+export interface Exchange {
+  /** increasing from 1 in the order requests arrived at the proxy */
+  id: number;
+  /** epoch ms when the request arrived */
+  startedAt: number;
+  /** HAR-style phases in ms: sending the request upstream, waiting for the first byte, reading the answer */
+  timings: { send: number; wait: number; receive: number };
+  /** base URL of the upstream the request was forwarded to; absent when the proxy or the mock answered itself */
+  upstream?: string;
+  /** who produced the answer: the upstream, the embedded mock (hybrid mode), or the proxy itself (--errors 422) */
+  servedBy: "upstream" | "mock" | "proxy";
+  /** the contract operation the request matched, when it matched one */
+  operationId?: string;
+  request: ExchangeRequest;
+  /** absent when no answer came (upstream refused, reset or timed out): see `error` */
+  response?: ExchangeResponse;
+  error?: string;
+}
+
+/** Anything that takes the proxy's exchanges as they complete. `add` must not throw and must not block. */
+export interface ExchangeSink {
+  add(exchange: Exchange): void;
+}
