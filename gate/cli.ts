@@ -5,8 +5,10 @@ import { STAGES, type StageName } from "./gate-types.ts";
 export const GATE_HELP = `Usage: plumbline gate --target URL --api-key KEY [--broke-api-key KEY] [--stages conform,fuzz,load]
                      [--budget-credits N] [--time S] [--operations IDS]
                      [--fixture-url URL --fixture-manifest FILE [--fixture-log FILE]] [--allow-skipped KINDS]
+                     [--payment-method test --payment-key KEY] [--oauth-user LOGIN --oauth-password PASSWORD]
                      [--rate-limit auto|N[,operation=M] | --ignore-rate-limits]
                      [--scenario NAME] [--thresholds FILE|NAME] [--report-dir DIR | --no-report] [--allow-remote]
+                     [--wait-for-target S]
 
   --api-key KEY         a funded account (or $PLUMBLINE_API_KEY); --broke-api-key an account with 0 credits
                         (or $PLUMBLINE_BROKE_API_KEY) for the 402 checks
@@ -25,15 +27,29 @@ export const GATE_HELP = `Usage: plumbline gate --target URL --api-key KEY [--br
                         target started with --allow-private-network reads. The load scenario "reference" needs one
   --fixture-log FILE    the fixture host's request log (conformance --fixture-log)
   --allow-skipped KINDS missing preconditions whose skipped conformance checks do not fail the gate:
-                        fixture-unreachable, fixture-manifest, fixture-incomplete, broke-key, payment-key (the gate
-                        has no payment key: against a real target name it), oauth-account (the gate signs in to no
-                        consent page). Every skip is counted by kind in the stage summary and the JUnit file
+                        fixture-unreachable, fixture-manifest, fixture-incomplete, broke-key, payment-key (no
+                        --payment-key given), oauth-account (no --oauth-user given). Every skip is counted by kind
+                        in the stage summary, the JUnit file and the conformance page
+  --payment-method test --payment-key KEY
+                        the conformance payment checks pay per request with the target's test payment key (or
+                        $PLUMBLINE_PAYMENT_KEY) (D-payment-methods); without them they are skipped (payment-key)
+  --oauth-user LOGIN, --oauth-password PASSWORD
+                        an account on the target's authorization server (or $PLUMBLINE_OAUTH_USER and
+                        $PLUMBLINE_OAUTH_PASSWORD) the OAuth checks sign in with; without it they are skipped
+                        (oauth-account)
   --rate-limit auto|N[,operation=M]
                         the target's limits (default auto: its RateLimit headers; N per 60 s when it advertises none):
                         conformance and the fuzzer pace themselves under them, the load stage runs at the rate they
                         allow, counts a 429 within them as throttling and says which thresholds that rate cannot judge
   --ignore-rate-limits  the load stage unpaced, a 429 an error (a target whose limits were lifted for the test key)
-  --scenario NAME       load scenario (default mixed); --thresholds FILE|NAME its budgets (default mock)
+  --scenario NAME       load scenario (default mixed)
+  --thresholds FILE|NAME
+                        the load stage's budgets (default gate: no errors and no answer slower than 35 s, no speed
+                        budget: a speed budget is the deployment owner's to state, in a file like
+                        load/thresholds/reference.json; the names mock and reference are this project's measured ones)
+  --wait-for-target S   seconds to wait for the target to answer GET /health at all before the first stage
+                        (default 30; 0: no wait), so a CI step may start it in the background just before
+  --allow-remote        allow a target that is not on loopback (the load stage refuses one otherwise)
   --report-dir DIR      default reports/gate/<timestamp>: index.html (linking each stage's report), junit.xml
                         (one suite per stage), gate.json, and conform/, fuzz/, load/
 
@@ -68,6 +84,10 @@ export async function gateCommand(argv: string[]): Promise<number> {
       "fixture-manifest": { type: "string" },
       "fixture-log": { type: "string" },
       "allow-skipped": { type: "string" },
+      "payment-method": { type: "string" },
+      "payment-key": { type: "string" },
+      "oauth-user": { type: "string" },
+      "oauth-password": { type: "string" },
       "rate-limit": { type: "string" },
       "ignore-rate-limits": { type: "boolean", default: false },
       scenario: { type: "string" },
@@ -75,6 +95,7 @@ export async function gateCommand(argv: string[]): Promise<number> {
       "report-dir": { type: "string" },
       "no-report": { type: "boolean", default: false },
       "allow-remote": { type: "boolean", default: false },
+      "wait-for-target": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -89,6 +110,11 @@ export async function gateCommand(argv: string[]): Promise<number> {
   if (bad.length) throw new Error(`unknown stages: ${bad.join(", ")} (known: ${STAGES.join(", ")})`);
   const time = whole("time", values.time);
   if (time !== undefined && time < 10) throw new Error("--time takes at least 10 seconds");
+  const paymentMethod = values["payment-method"];
+  const paymentKey = values["payment-key"] ?? process.env.PLUMBLINE_PAYMENT_KEY;
+  if (paymentMethod !== undefined && (paymentMethod !== "test" || !paymentKey)) {
+    throw new Error("--payment-method takes test, with --payment-key KEY (the target's test key)");
+  }
   const { runGate } = await import("./run-gate.ts");
   const r = await runGate({
     target: values.target,
@@ -102,11 +128,16 @@ export async function gateCommand(argv: string[]): Promise<number> {
     fixtureManifest: values["fixture-manifest"],
     fixtureLog: values["fixture-log"],
     allowSkipped: list(values["allow-skipped"]),
+    paymentMethod: paymentMethod as "test" | undefined,
+    paymentKey: paymentMethod ? paymentKey : undefined,
+    oauthUser: values["oauth-user"],
+    oauthPassword: values["oauth-password"],
     rateLimit: values["rate-limit"],
     ignoreRateLimits: values["ignore-rate-limits"],
     scenario: values.scenario,
     thresholds: values.thresholds,
     allowRemote: values["allow-remote"],
+    waitForTargetSeconds: whole("wait-for-target", values["wait-for-target"]),
     reportDir: values["no-report"] ? null : values["report-dir"],
     onProgress: (line) => console.log(line),
   });

@@ -3,16 +3,16 @@
 // with one exit code, one JUnit file holding a suite per stage and one HTML page linking the stages' reports.
 import { execFile } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { startFixtureServer } from "../../conformance/fixtures/fixture-server.ts";
 import { startFaultProxy } from "../../conformance/test/fault-proxy.ts";
 import { BIN, startMockProcess } from "../../test-support/mock-process.ts";
 import { startReferenceProcess } from "../../test-support/reference-process.ts";
 
-const THRESHOLDS = fileURLToPath(new URL("./fixtures/gate-thresholds.json", import.meta.url));
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -54,19 +54,19 @@ describe("plumbline gate against npm start (issue 27: the mock with its default 
       const r = await gate(["--target", mock.url, "--api-key", "plumbline-demo-key", "--broke-api-key", "BROKE"]);
       const json = JSON.parse(readFileSync(join(r.dir, "gate.json"), "utf8"));
       const load = JSON.parse(readFileSync(join(r.dir, "load", "load.json"), "utf8"));
-      // The load stage is judged by load/thresholds/mock.json, the mock's speed budgets (p(95) < 40ms over the 100
-      // or more answers a paced run gives). Tests never judge the machine's speed (a test file beside this one can
-      // take both cores): a breach of a latency budget alone is the one failure this test forgives, and it says so.
-      const breaches: Array<{ expression: string }> = load.thresholds.filter(
-        (t: { status: string }) => t.status === "failed",
+      // The load stage is judged by the gate's default budgets (load/thresholds/gate.json): no errors, every answer
+      // within its time. No speed budget: a test never judges the machine's speed, and the gate never guesses one.
+      expect(r.code, r.out.slice(-4000)).toBe(0);
+      expect(load.thresholds.map((t: { expression: string; status: string }) => [t.expression, t.status])).toEqual(
+        expect.arrayContaining([
+          ["error_rate < 0.1%", "passed"],
+          ["max < 35s", "passed"],
+        ]),
       );
-      const speedOnly = breaches.length > 0 && breaches.every((t) => /^(p\(|avg|med|min|max)/.test(t.expression));
-      if (speedOnly) console.warn(`gate test: latency budgets missed on a busy machine: ${JSON.stringify(breaches)}`);
-      expect(r.code, r.out.slice(-4000)).toBe(speedOnly ? 1 : 0);
       expect(json.stages.map((s: { stage: string; exitCode: number }) => [s.stage, s.exitCode])).toEqual([
         ["conform", 0],
         ["fuzz", 0],
-        ["load", speedOnly ? 1 : 0],
+        ["load", 0],
       ]);
       // within its credit budget: the key's balance, never run dry
       expect(json.creditsSpent).toBeGreaterThan(0);
@@ -95,7 +95,7 @@ describe("plumbline gate against npm start (issue 27: the mock with its default 
 });
 
 describe("plumbline gate", () => {
-  it("passes against the mock: three stages, one JUnit file, one page linking the three reports", async () => {
+  it("passes against the mock: three stages, one JUnit file, one page linking the three reports; pays with --payment-key", async () => {
     const mock = await startMockProcess(["--key", "GATE:100000000", "--key", "BROKE:0", "--rate-limit", "0"]);
     try {
       const r = await gate([
@@ -105,8 +105,10 @@ describe("plumbline gate", () => {
         "GATE",
         "--broke-api-key",
         "BROKE",
-        "--thresholds",
-        THRESHOLDS,
+        "--payment-method",
+        "test",
+        "--payment-key",
+        "plumbline-demo-payment-key",
         "--time",
         "25",
       ]);
@@ -127,6 +129,12 @@ describe("plumbline gate", () => {
         ["fuzz", 0],
         ["load", 0],
       ]);
+      // the payment key reached the conformance stage: its payment checks ran instead of being skipped
+      expect(json.stages[0].summary).not.toMatch(/payment-key/);
+      const conform = JSON.parse(readFileSync(join(r.dir, "conform", "conformance.json"), "utf8"));
+      expect(conform.checks.find((c: { id: string }) => c.id === "payment-receipt")).toMatchObject({
+        status: "passed",
+      });
     } finally {
       await mock.stop();
     }
@@ -165,9 +173,7 @@ describe("plumbline gate", () => {
         "payment-key,oauth-account",
         "--scenario",
         "reference",
-        // correctness budgets, not the reference's speed budgets: this runs beside other test files (issue 25)
-        "--thresholds",
-        THRESHOLDS,
+        // no --thresholds: the gate's default correctness budgets, not the reference's speed budgets (issue 25)
         "--budget-credits",
         "400",
         "--time",
@@ -183,6 +189,37 @@ describe("plumbline gate", () => {
     } finally {
       await reference.stop();
       await fixtures.close();
+    }
+  }, 180_000);
+
+  it("waits for a target started in the background just before it (a CI step), and says so when none comes", async () => {
+    // a free port, then the gate first and the mock a second later, as `plumbline mock … & plumbline gate …` does
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const target = `http://127.0.0.1:${port}`;
+    const none = await gate(["--target", target, "--api-key", "GATE", "--wait-for-target", "1"]);
+    expect(none.code).toBe(2);
+    expect(none.out).toContain(`the target did not answer at ${target}/health within 1 s (ECONNREFUSED)`);
+    const running = gate([
+      "--target",
+      target,
+      "--api-key",
+      "GATE",
+      "--stages",
+      "conform",
+      "--allow-skipped",
+      "broke-key",
+    ]);
+    await new Promise((r) => setTimeout(r, 1000));
+    const mock = await startMockProcess(["--port", String(port), "--key", "GATE:100000000", "--rate-limit", "0"]);
+    try {
+      const r = await running;
+      expect(r.code, r.out.slice(-3000)).toBe(0);
+      expect(r.out).toMatch(/gate: conform passed/);
+    } finally {
+      await mock.stop();
     }
   }, 180_000);
 
