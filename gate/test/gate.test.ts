@@ -1,98 +1,18 @@
 // `plumbline gate` run as the README's CI recipe runs it (issue 17): the implementation under test started as its own
 // process, then the gate CLI against it; green against the mock and the reference, red against a faulty target,
 // with one exit code, one JUnit file holding a suite per stage and one HTML page linking the stages' reports.
-import { execFile } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startFixtureServer } from "../../conformance/fixtures/fixture-server.ts";
 import { startFaultProxy } from "../../conformance/test/fault-proxy.ts";
-import { BIN, startMockProcess } from "../../test-support/mock-process.ts";
+import { startMockProcess } from "../../test-support/mock-process.ts";
 import { startReferenceProcess } from "../../test-support/reference-process.ts";
+import { gate, junitSuites, removeGateReports, tempDir } from "./gate-cli.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function gate(args: string[]): Promise<{ code: number; out: string; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "plumbline-gate-"));
-  dirs.push(dir);
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, "gate", ...args, "--report-dir", dir],
-      { timeout: 170_000, maxBuffer: 32 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-        resolve({ code: typeof code === "number" ? code : 1, out: stdout + stderr, dir });
-      },
-    );
-  });
-}
-
-const junitSuites = (dir: string) =>
-  [...readFileSync(join(dir, "junit.xml"), "utf8").matchAll(/<testsuite name="([^"]+)"[^>]*failures="(\d+)"/g)].map(
-    (m) => [m[1], Number(m[2])],
-  );
-
-describe("plumbline gate against npm start (issue 27: the mock with its default limits and the demo key)", () => {
-  it("passes every stage: load paced to the limits, credits accounted, within its time and the key's credits", async () => {
-    // `npm start` is `plumbline mock`: the demo key with 1000 credits, D-rate-limits (200 a minute per account)
-    const mock = await startMockProcess([]);
-    try {
-      // the broke key through the mock's admin API
-      const created = await fetch(`${mock.url}/__mock/accounts`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ key: "BROKE", credits: 0 }),
-      });
-      expect(created.status).toBe(201);
-      const r = await gate(["--target", mock.url, "--api-key", "plumbline-demo-key", "--broke-api-key", "BROKE"]);
-      const json = JSON.parse(readFileSync(join(r.dir, "gate.json"), "utf8"));
-      const load = JSON.parse(readFileSync(join(r.dir, "load", "load.json"), "utf8"));
-      // The load stage is judged by the gate's default budgets (load/thresholds/gate.json): no errors, every answer
-      // within its time. No speed budget: a test never judges the machine's speed, and the gate never guesses one.
-      expect(r.code, r.out.slice(-4000)).toBe(0);
-      expect(load.thresholds.map((t: { expression: string; status: string }) => [t.expression, t.status])).toEqual(
-        expect.arrayContaining([
-          ["error_rate < 0.1%", "passed"],
-          ["max < 35s", "passed"],
-        ]),
-      );
-      expect(json.stages.map((s: { stage: string; exitCode: number }) => [s.stage, s.exitCode])).toEqual([
-        ["conform", 0],
-        ["fuzz", 0],
-        ["load", 0],
-      ]);
-      // within its credit budget: the key's balance, never run dry
-      expect(json.creditsSpent).toBeGreaterThan(0);
-      expect(json.creditsSpent).toBeLessThanOrEqual(1000);
-      // the mock is synthetic: its real-page checks skipped, counted by kind, printed, not fatal
-      expect(json.stages[0].summary).toMatch(/skipped \(4 payment-key, \d+ synthetic\)$/);
-      expect(load.rateLimits).toMatchObject({ source: "advertised", allowedRate: 3.33 });
-      expect(load.rateLimits.pacedRate).toBeLessThanOrEqual(3);
-      expect(load.rateLimits.policies).toContainEqual({ policy: "default", quota: 200, windowSeconds: 60 });
-      // no 429 counted against the target: every one it sent was within its policy
-      expect((load.overall.statuses["429"] ?? 0) - load.overall.throttled).toBe(0);
-      expect(load.overall.errors).toBe(0);
-      expect(load.credits).toMatchObject({ checked: true, pass: true });
-      expect(load.creditCap.cap).toBeLessThanOrEqual(1000);
-      expect(json.stages[2].summary).toMatch(/credits accounted; the advertised limits \(200 per 60 s \(default\)/);
-      // within its time: the default 120 s the stages share, plus what ends a stage past its share (a window of the
-      // limits waited out by a balance read, the load's drain of at most 10 s): bounded by the work, not the machine
-      expect(json.seconds).toBeLessThanOrEqual(120 + 60 + 10);
-      const junit = readFileSync(join(r.dir, "junit.xml"), "utf8");
-      expect(junit).toMatch(/<testcase name="skipped: synthetic \(\d+ checks\)" classname="conform\.skips"/);
-      expect(junit).toMatch(/<testcase name="rate limits" classname="load\.limits"/);
-    } finally {
-      await mock.stop();
-    }
-  }, 300_000);
-});
+afterAll(removeGateReports);
 
 describe("plumbline gate", () => {
   it("passes against the mock: three stages, one JUnit file, one page linking the three reports; pays with --payment-key", async () => {
@@ -143,8 +63,7 @@ describe("plumbline gate", () => {
   it("passes against the reference, on the operations it implements, within a credit budget", async () => {
     // issue 27: a fixture site the run does not serve comes with its manifest (the canary's tokens) and, for
     // sitemap-no-page-content, its request log
-    const site = mkdtempSync(join(tmpdir(), "plumbline-gate-fixtures-"));
-    dirs.push(site);
+    const site = tempDir("plumbline-gate-fixtures-");
     const manifest = join(site, "manifest.json");
     const requestLog = join(site, "requests.log");
     const fixtures = await startFixtureServer(0, "127.0.0.1", {
