@@ -21,6 +21,7 @@ export const {
   benchDeepcrawl,
   benchMockSearch,
   benchPageIndex,
+  benchProxy,
   benchS3Package,
   benchScreenshot,
   createPageIndex,
