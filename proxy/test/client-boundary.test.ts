@@ -30,7 +30,9 @@ describe("the proxy's boundary", () => {
 
   it("the hybrid module is imported dynamically only, so a plain proxy loads no mock code", () => {
     const staticImports = sources(ROOT).filter((file) =>
-      /^import\s[^;]*from\s+["']\.\/hybrid-mock\.ts["']/m.test(readFileSync(file, "utf8").replace(/^import type .*$/gm, "")),
+      /^import\s[^;]*from\s+["']\.\/hybrid-mock\.ts["']/m.test(
+        readFileSync(file, "utf8").replace(/^import type .*$/gm, ""),
+      ),
     );
     expect(staticImports).toEqual([]);
     expect(readFileSync(join(ROOT, "start-proxy.ts"), "utf8")).toContain('await import("./hybrid-mock.ts")');
