@@ -5,7 +5,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Exchange, HeaderList } from "./exchange.ts";
-import { isTextual } from "./har/body-decoding.ts";
 import { endToEnd, type ForwardedFrom, flat, headerValue, pairsOf, upstreamRequestHeaders } from "./hop-headers.ts";
 
 export interface Target {
@@ -143,8 +142,10 @@ export function send(input: SendInput): Promise<SendOutcome> {
       const outHeaders = rewriteHeaderUrls(endToEnd(received), target, origin);
       const contentType = headerValue(received, "content-type");
       const encoding = headerValue(received, "content-encoding");
-      // textual identity-encoded answers are held whole when URLs are rewritten in them (small JSON answers)
-      let rewriteBody = origin !== null && isTextual(contentType) && (!encoding || encoding === "identity");
+      // JSON answers sent without compression are held whole when URLs are rewritten in them (they are small);
+      // everything else streams through as it comes (event streams, images, zips)
+      let rewriteBody =
+        origin !== null && /[/+]json\b/.test(contentType ?? "") && (!encoding || encoding === "identity");
       const chunks: Buffer[] = [];
       let kept = 0;
       let total = 0;

@@ -160,11 +160,23 @@ describe("plumbline proxy, run as a CI step", () => {
     }
   });
 
-  it("--fail-on violation exits 1 once a violation was seen, with the report written", async () => {
+  it("--fail-on violation exits 1 once a violation was seen, with the report and the recording written", async () => {
     const faulty = await startUpstreamDouble(mock.url, { unlistedStatus: true });
     const reportDir = join(dir, "cli-report");
     const child = await startCliProcess(
-      ["proxy", "--upstream", faulty.url, "--port", "0", "--report-dir", reportDir, "--fail-on", "violation"],
+      [
+        "proxy",
+        "--upstream",
+        faulty.url,
+        "--port",
+        "0",
+        "--report-dir",
+        reportDir,
+        "--fail-on",
+        "violation",
+        "--record",
+        join(reportDir, "session.har"),
+      ],
       "proxy",
     );
     try {
@@ -176,6 +188,9 @@ describe("plumbline proxy, run as a CI step", () => {
       const report = JSON.parse(readFileSync(join(reportDir, "proxy.json"), "utf8"));
       expect(report.operations[0]).toMatchObject({ operationId: "sitemap", violations: 1 });
       expect(readFileSync(join(reportDir, "junit.xml"), "utf8")).toContain('name="response-status-listed"');
+      // the recording is written on SIGTERM too, whole
+      const har = JSON.parse(readFileSync(join(reportDir, "session.har"), "utf8"));
+      expect(har.log.entries.map((e: { response: { status: number } }) => e.response.status)).toEqual([418]);
     } finally {
       await child.stop();
       await faulty.close();
