@@ -96,8 +96,9 @@ export function createExchangeJudge(contract: Contract, matcher: OperationMatche
         add(headerRule(r.status, e), e.message, undefined, e.field.replace(/^\/headers\//, ""));
 
       if (r.status === 402) paymentProblem(json, headers, add);
+      // an id is echoed when it is sane, printable ASCII of at most 128 characters; another gets a new one (D-headers)
       const sentId = headerValue(ex.request.headers, "x-request-id");
-      if (sentId && headers["x-request-id"] !== sentId)
+      if (sentId && /^[\x21-\x7e]{1,128}$/.test(sentId) && headers["x-request-id"] !== sentId)
         add("request-id-echo", "x-request-id does not echo the request's", sentId, headers["x-request-id"] ?? "(none)");
 
       if (!jsonOk || r.status >= 300) return out;

@@ -7,7 +7,7 @@ import type { Exchange, ExchangeSink } from "../exchange.ts";
 import { createExchangeJudge, type Violation } from "../judge/exchange-judge.ts";
 import { RULE_BY_ID, RULES, type Rule } from "../judge/rules.ts";
 import type { OperationMatcher } from "../operation-match.ts";
-import { type RedactedView, redactedView, type ViewOptions } from "../redacted-view.ts";
+import { type BodyView, type RedactedView, redactedView, type ViewOptions } from "../redacted-view.ts";
 import { curlLine } from "./curl-line.ts";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
@@ -68,6 +68,22 @@ export interface ReportOptions extends ViewOptions {
   matcher: OperationMatcher;
   settings: Record<string, unknown>;
   onViolation?: (v: ReportedViolation) => void;
+}
+
+/** Bodies shown in the report are cut at this many characters (the recording keeps them whole). */
+export const MAX_SHOWN_BODY = 64 * 1024;
+
+function clip(body: BodyView | null | undefined) {
+  if (!body || body.text.length <= MAX_SHOWN_BODY) return;
+  body.note = `${body.note ? `${body.note}; ` : ""}cut to its first ${MAX_SHOWN_BODY} characters of ${body.text.length} in the report`;
+  body.text = body.text.slice(0, MAX_SHOWN_BODY);
+}
+
+/** A view with long bodies cut, so 20 examples of a rule cost kilobytes, not the zips they may carry. */
+function clipped(view: RedactedView): RedactedView {
+  clip(view.requestBody);
+  clip(view.response?.body);
+  return view;
 }
 
 export interface ViolationReport extends ExchangeSink {
@@ -135,7 +151,7 @@ export function createViolationReport(o: ReportOptions): ViolationReport {
         group.count++;
         if (group.examples.length >= MAX_EXAMPLES && !o.onViolation) continue;
         if (!view) {
-          view = redactedView(ex, o);
+          view = clipped(redactedView(ex, o));
           curl = curlLine(view, ex);
         }
         const reported: ReportedViolation = {
