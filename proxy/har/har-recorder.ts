@@ -4,7 +4,7 @@
 // renamed, so FILE is always either absent or whole; `FILE.partial` is removed once FILE is in place (after a
 // kill -9 it is left behind, every completed exchange in it).
 import { once } from "node:events";
-import { mkdirSync, readFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { type FileHandle, open, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Readable, type Writable } from "node:stream";
@@ -44,6 +44,12 @@ interface Slot {
 export async function createHarRecorder(o: HarRecorderOptions): Promise<HarRecorder> {
   mkdirSync(dirname(o.file), { recursive: true });
   const partial = `${o.file}.partial`;
+  if (existsSync(partial)) {
+    // what an earlier run left behind when it was killed: kept, not overwritten
+    const kept = `${partial}.${Date.now()}`;
+    renameSync(partial, kept);
+    o.onError?.(`recording: ${partial} from an earlier run was moved to ${kept}`);
+  }
   const handle: FileHandle = await open(partial, "w+");
   const slots: Slot[] = [];
   const pending = new Set<Promise<unknown>>();
@@ -120,11 +126,21 @@ export async function createHarRecorder(o: HarRecorderOptions): Promise<HarRecor
     },
     add,
     async snapshotTo(out) {
+      if (closed) {
+        // recording has ended: the snapshot is the file
+        await closed;
+        for await (const chunk of createReadStream(o.file)) if (!out.write(chunk)) await once(out, "drain");
+        return;
+      }
       for await (const chunk of chunks()) {
         if (!out.write(chunk)) await once(out, "drain");
       }
     },
     async snapshot() {
+      if (closed) {
+        await closed;
+        return JSON.parse(readFileSync(o.file, "utf8")) as PlumblineHar;
+      }
       const parts: Buffer[] = [];
       for await (const chunk of chunks()) parts.push(chunk);
       return JSON.parse(Buffer.concat(parts).toString("utf8")) as PlumblineHar;

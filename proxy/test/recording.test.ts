@@ -1,7 +1,7 @@
 // `--record FILE`: HAR 1.2 per the recording conventions (docs/proxy.md): no secret anywhere in the file, bodies
 // decoded with their encoding noted, binary answers base64, a snapshot while recording goes on, and every one of
 // 1,000 concurrent exchanges in the file once the proxy stops.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -139,6 +139,26 @@ describe("a recording", () => {
   it("answers a snapshot while recording goes on", () => {
     expect(snapshot.log.entries.map((e) => e._plumbline.id)).toEqual([1, 2, 3, 4]);
     expect(snapshot.log.entries[0]).toEqual(har.log.entries[0]);
+  });
+
+  it("keeps what a killed run left in FILE.partial, and a snapshot after close is the file", async () => {
+    const file = join(dir, "again.har");
+    writeFileSync(`${file}.partial`, '{"left":"by a killed run"}\n');
+    const warnings: string[] = [];
+    const proxy = await startProxy({
+      upstream: mock.url,
+      port: 0,
+      record: file,
+      reportDir: null,
+      contract,
+      onWarning: (m) => warnings.push(m),
+    });
+    await (await fetch(`${proxy.url}/health`)).arrayBuffer();
+    await proxy.close();
+    expect(warnings).toHaveLength(1);
+    const kept = warnings[0].match(/moved to (\S+)$/)?.[1] as string;
+    expect(readFileSync(kept, "utf8")).toBe('{"left":"by a killed run"}\n');
+    expect((await proxy.recording())?.log.entries).toHaveLength(1);
   });
 
   it("--keep-header records a credential header as sent", async () => {
