@@ -188,10 +188,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     );
   });
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? DEFAULT_PROXY_PORT, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? DEFAULT_PROXY_PORT, host, () => resolve());
+    });
+  } catch (err) {
+    // a port in use: nothing started stays behind (the mock, the recording's partial file)
+    await hybrid?.close();
+    await recorder?.discard();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;
 

@@ -33,6 +33,8 @@ export interface HarRecorder extends ExchangeSink {
   snapshot(): Promise<PlumblineHar>;
   /** writes FILE (atomically) and stops recording; later exchanges are not recorded */
   close(): Promise<void>;
+  /** stops recording and removes FILE.partial without writing FILE (a proxy that could not start) */
+  discard(): Promise<void>;
 }
 
 interface Slot {
@@ -147,6 +149,10 @@ export async function createHarRecorder(o: HarRecorderOptions): Promise<HarRecor
     },
     close() {
       closed ??= writeFinal();
+      return closed;
+    },
+    discard() {
+      closed ??= handle.close().then(() => rm(partial, { force: true }));
       return closed;
     },
   };
