@@ -14,6 +14,7 @@ export const {
   PUBLIC_SEARCH_APIS,
   SPEC_PATH,
   STATUS_LABELS,
+  ReplayFileError,
   applyProfile,
   benchCrawlQuality,
   benchCrawlLoad,

@@ -58,6 +58,16 @@ export {
 } from "./load/index.ts";
 export type { MockAccountInput } from "./mock/memory-accounts.ts";
 export type { MockAdmin } from "./mock/mock-state.ts";
+export { type HarDocument, type HarEntry, ReplayFileError } from "./mock/replay/har-file.ts";
+export type {
+  ReplayAnswerView,
+  ReplayMatch,
+  ReplayReport,
+  ReplaySkip,
+  ReplaySource,
+  ReplayView,
+  ReplayViolation,
+} from "./mock/replay/replay.ts";
 export { DEMO_KEY, type MockOptions, type RunningMock, startMock } from "./mock/start-mock.ts";
 export {
   type AuthServerProcessOptions,
