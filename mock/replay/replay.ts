@@ -28,7 +28,7 @@ export interface ReplayOptions {
   serveInvalid?: boolean;
   /** largest file read (default 256 MiB) */
   maxBytes?: number;
-  /** the mock's public base URL, for the zipUrls it rewrites (default: the request's own host) */
+  /** the mock's public base URL, for the recorded URLs it rewrites (default: the request's own host) */
   publicUrl?: string;
 }
 
@@ -122,8 +122,8 @@ const MAX_UNMATCHED = 100;
 interface StoredAnswer {
   ref: ReplayEntryRef;
   answer: RecordedAnswer;
-  /** a deepcrawl status answer's zipUrl whose download the recording holds: pointed at the mock when served */
-  zipUrl?: string;
+  /** the origin the answer was recorded from, when its JSON holds URLs on it (a zipUrl): rewritten to the mock's */
+  origin?: string;
   rebased?: Map<string, RecordedAnswer>;
   served: number;
 }
@@ -212,7 +212,6 @@ export async function loadReplay(
   const groups = new Map<string, Group>();
   const patterns: Pattern[] = [];
   const stored: StoredAnswer[] = [];
-  const zipPaths = new Set<string>();
   let objects = 0;
 
   for (const source of list) {
@@ -226,7 +225,6 @@ export async function loadReplay(
       const { shape, answer } = read;
       stored.push(answer);
       report.answers++;
-      if (answer.ref.operationId === null) zipPaths.add(shape.path);
       const key = keyOf(shape, match);
       const redacted =
         match !== "path" &&
@@ -240,35 +238,21 @@ export async function loadReplay(
       group.answers.push(answer);
     });
   }
-  // a finished task's zipUrl points where it was recorded; when the recording holds that download, the URL is
-  // pointed at the mock, so the client fetches the recorded zip from it
-  for (const s of stored) {
-    if (s.ref.operationId !== "deepcrawlStatus" || !isJsonType(contentTypeOf(s.answer))) continue;
-    const zipUrl = (parseJson(s.answer.body) as { zipUrl?: unknown } | undefined)?.zipUrl;
-    if (typeof zipUrl !== "string") continue;
-    try {
-      if (zipPaths.has(normalizePath(new URL(zipUrl).pathname))) s.zipUrl = zipUrl;
-    } catch {
-      // not an absolute URL: served as recorded
-    }
-  }
-
   let unmatched: ReplayView["unmatched"] = [];
 
+  /** The answer with the URLs on its recorded origin pointed at the mock's base (HAR conventions, addendum). */
   function rebase(s: StoredAnswer, base: string): RecordedAnswer {
-    const from = s.zipUrl as string;
-    const url = new URL(from);
-    const to = `${base}${url.pathname}${url.search}`;
-    if (to === from) return s.answer;
+    const origin = s.origin as string;
+    if (base === origin) return s.answer;
     s.rebased ??= new Map();
     let answer = s.rebased.get(base);
     if (!answer) {
       const text = s.answer.body.toString("utf8");
-      const swapped = text.replace(JSON.stringify(from), JSON.stringify(to));
-      const body =
-        swapped !== text ? swapped : JSON.stringify({ ...(JSON.parse(text) as Record<string, unknown>), zipUrl: to });
+      // whole JSON strings that start with the origin: "http://host:port/…" and "http://host:port"
+      const body = text.split(`"${origin}/`).join(`"${base}/`).split(`"${origin}"`).join(`"${base}"`);
       answer = { ...s.answer, body: Buffer.from(body) };
-      s.rebased.set(base, answer);
+      // bounded: one per base URL the mock is reached on
+      if (s.rebased.size < 16) s.rebased.set(base, answer);
     }
     return answer;
   }
@@ -291,7 +275,7 @@ export async function loadReplay(
         return null;
       }
       const s = group.answers[Math.min(group.next, group.answers.length - 1)];
-      const answer = s.zipUrl ? rebase(s, baseUrlOf(req, options.publicUrl)) : s.answer;
+      const answer = s.origin ? rebase(s, baseUrlOf(req, options.publicUrl)) : s.answer;
       return {
         answer,
         take() {
@@ -312,18 +296,6 @@ export async function loadReplay(
       unmatched = [];
     },
   };
-}
-
-function contentTypeOf(answer: RecordedAnswer): string | undefined {
-  return answer.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1];
-}
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch {
-    return undefined;
-  }
 }
 
 /** One entry: its request's shape and its answer, or null when it is skipped or invalid (noted in the report). */
@@ -432,9 +404,17 @@ function readEntry(
     report.invalid.push({ ...ref, errors, served: serveInvalid });
     if (!serveInvalid) return null;
   }
+  // absolute URLs of the upstream recorded in the answer (a deepcrawl's zipUrl) are pointed at the mock when served,
+  // so a client fetches them from it (HAR conventions, addendum)
+  const onOrigin = isJsonType(contentType) && bytes.includes(`"${url.origin}`);
   return {
     shape: { method, path, query: queryPairs(url.searchParams), body },
-    answer: { ref, answer: { status, headers, body: bytes, source: `${file}#${index}` }, served: 0 },
+    answer: {
+      ref,
+      answer: { status, headers, body: bytes, source: `${file}#${index}` },
+      served: 0,
+      ...(onOrigin ? { origin: url.origin } : {}),
+    },
   };
 }
 
