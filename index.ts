@@ -69,6 +69,11 @@ export type {
   ReplayViolation,
 } from "./mock/replay/replay.ts";
 export { DEMO_KEY, type MockOptions, type RunningMock, startMock } from "./mock/start-mock.ts";
+export type { Exchange as ProxyExchange, ExchangeSink } from "./proxy/exchange.ts";
+export type { PlumblineEntry, PlumblineHar } from "./proxy/har/har-entry.ts";
+export { RULES as PROXY_RULES } from "./proxy/judge/rules.ts";
+export type { ProxyReport, ReportedViolation } from "./proxy/report/violation-report.ts";
+export { type ProxyOptions, type RunningProxy, startProxy } from "./proxy/start-proxy.ts";
 export {
   type AuthServerProcessOptions,
   type RunningAuthServer,
