@@ -158,8 +158,8 @@ export async function mockCommand(argv: string[]): Promise<number> {
   console.log(`plumbline mock listening on ${mock.url}`);
   for (const k of mock.keys) console.log(`  key ${k.key}: ${k.credits} credits (${k.credentialType ?? "api_key"})`);
   console.log(`  pay per request: test method, key ${values["payment-test-key"] ?? DEMO_PAYMENT_KEY}`);
-  console.log(`  docs ${mock.url}/docs, admin ${mock.url}/__mock, clock ${values.clock}, seed ${values.seed ?? 1}`);
   if (mock.replay) printReplay(mock.replay);
+  console.log(`  docs ${mock.url}/docs, admin ${mock.url}/__mock, clock ${values.clock}, seed ${values.seed ?? 1}`);
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
