@@ -8,8 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPayingFetch } from "../../client/paying-fetch.ts";
 import type { Exchange } from "../../proxy/exchange.ts";
 import { type Contract, loadContract } from "../../spec/index.ts";
+import { addAmounts } from "../../spec/payment-amount.ts";
 import { canonicalJson, matchesRecorded } from "../replay/canonical-json.ts";
 import { type HarDocument, ReplayFileError } from "../replay/har-file.ts";
 import { type RunningMock, startMock } from "../start-mock.ts";
@@ -397,6 +399,48 @@ describe("looser matching", () => {
       expect((steered.body as { summary: Json }).summary).toMatchObject({ successful: 1, failed: 2 });
       const replayed = await call("POST", "/search", { body });
       expect((replayed.body as { summary: Json }).summary).toMatchObject({ successful: 2, failed: 1 });
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe("paying with the Payment scheme while replaying", () => {
+  it("captures the contract's price of what the recorded answer charges: a whole call, a batch's successful entries", async () => {
+    const mock = await startMock({
+      port: 0,
+      contract,
+      seed: 99,
+      rateLimits: { perAccount: 0 },
+      paymentTestKey: "replay-pay-key",
+      replay: harOf([rec.searchFirst, rec.batch]),
+    });
+    const paying = createPayingFetch({ method: "test", key: "replay-pay-key" });
+    const pay = (body: unknown) =>
+      paying(`${mock.url}/search`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    try {
+      const one = await pay({ query: "alpha", max_results: 3 });
+      expect(one.status).toBe(200);
+      expect(one.headers.get("payment-receipt")).toMatch(/^[\w-]+$/); // the mock's own receipt, not a recorded one
+      expect(titles({ body: await one.json() })[0]).toBe("first answer 0");
+      const batch = await pay([{ query: "b one" }, { query: "__fail_502__" }, { query: "b three" }]);
+      expect(((await batch.json()) as { summary: Json }).summary).toMatchObject({ successful: 2, failed: 1 });
+      const payments = await mock.admin.payments.list();
+      const price = contract.prices.get("search")?.price as string;
+      expect(payments.map((p) => [p.amount, p.capturedAmount])).toEqual([
+        [addAmounts([price, price, price]), addAmounts([price, price])], // newest first: three paid for, two kept
+        [price, price],
+      ]);
+      expect(
+        mock.admin.journal
+          .list()
+          .filter((e) => e.replayedFrom)
+          .map((e) => e.payment?.status),
+      ).toEqual([payments[1].status, payments[0].status]);
     } finally {
       await mock.close();
     }
