@@ -276,9 +276,12 @@ export async function loadReplay(
       }
       const s = group.answers[Math.min(group.next, group.answers.length - 1)];
       const answer = s.origin ? rebase(s, baseUrlOf(req, options.publicUrl)) : s.answer;
+      let taken = false;
       return {
         answer,
         take() {
+          if (taken) return;
+          taken = true;
           group.next = Math.min(group.next + 1, group.answers.length);
           s.served++;
         },

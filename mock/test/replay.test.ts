@@ -307,6 +307,7 @@ describe("replaying a recording", () => {
   });
 
   it("lists each recorded answer with how often it was served, and the requests nothing matched", async () => {
+    await call("POST", "/search", { body: { query: "nothing recorded" } });
     const view = (await call("GET", "/__mock/replay", { key: null })).body as {
       match: string;
       answers: Array<{ entry: number; served: number }>;
@@ -316,6 +317,7 @@ describe("replaying a recording", () => {
     expect(view.answers).toHaveLength(14);
     expect(view.answers.find((a) => a.entry === 13)?.served).toBe(1); // the deepcrawl start
     expect(view.answers.find((a) => a.entry === 16)?.served).toBe(3); // the completed poll, repeated
+    expect(view.unmatched).toEqual([{ method: "POST", url: "/search", operationId: "search" }]);
   });
 });
 
@@ -441,6 +443,58 @@ describe("paying with the Payment scheme while replaying", () => {
           .filter((e) => e.replayedFrom)
           .map((e) => e.payment?.status),
       ).toEqual([payments[1].status, payments[0].status]);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe("recorded errors and short balances", () => {
+  it("replays a recorded 422 for a body the mock accepts (the service was stricter), uncharged", async () => {
+    const stricter: Exchange = {
+      ...rec.invalid,
+      request: { ...rec.invalid.request, body: Buffer.from(JSON.stringify({ query: "strict service" })) },
+    };
+    const mock = await startMock({
+      port: 0,
+      contract,
+      rateLimits: { perAccount: 0 },
+      keys: [{ key: "k", credits: 10 }],
+      replay: harOf([stricter]),
+    });
+    const call = client(() => mock);
+    try {
+      expect(mock.replay?.skipped).toEqual([]);
+      const answer = await call("POST", "/search", { body: { query: "strict service" } });
+      expect(answer.status).toBe(422);
+      expect(answer.raw.equals(rec.invalid.response?.body as Buffer)).toBe(true);
+      expect(((await call("GET", "/usage")).body as { usage: number }).usage).toBe(10);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("answers a recorded batch the balance cannot cover whole itself: 402 entries, as without a recording", async () => {
+    const mock = await startMock({
+      port: 0,
+      contract,
+      seed: 99,
+      rateLimits: { perAccount: 0 },
+      keys: [{ key: "k", credits: 1 }],
+      replay: harOf([rec.batch]),
+    });
+    const call = client(() => mock);
+    try {
+      const body = [{ query: "b one" }, { query: "__fail_502__" }, { query: "b three" }];
+      const answer = await call("POST", "/search", { body });
+      const results = (answer.body as { results: Array<{ success: boolean; error?: { statusCode: number } }> }).results;
+      expect(results.map((r) => r.success || r.error?.statusCode)).toEqual([true, 402, 402]); // holds come before runs
+      expect(mock.admin.journal.list().at(-1)?.replayedFrom).toBeUndefined();
+      mock.admin.setBalance("k", 10);
+      expect(((await call("POST", "/search", { body })).body as { summary: Json }).summary).toMatchObject({
+        successful: 2,
+      });
+      expect(mock.admin.journal.list().at(-1)?.replayedFrom).toMatch(/#0$/); // the recording had waited
     } finally {
       await mock.close();
     }

@@ -376,6 +376,7 @@ export function createPaidHandler(
   ): Promise<boolean> {
     const charged = chargedEntries(op, body, found.answer);
     if (payment) {
+      found.take(); // before the await: a concurrent identical call gets the next recorded answer
       const entries = Array.isArray(body) ? body : [body];
       const captured = addAmounts(charged.map((i) => entryPrice(contract.prices, op.operationId, entries[i])));
       await settlePayment(reply, req, op, payment, charged.length ? captured : "0");
@@ -384,6 +385,7 @@ export function createPaidHandler(
     }
     const credits = recordedCredits(contract, op, body, charged);
     if (credits > 0) {
+      // the mock's memory store holds and settles at once, so nothing runs between find() and take()
       const held = accounts.hold(account.id, credits, { operationId: op.operationId, requestId: req.id });
       const hold = isPending(held) ? await held : held;
       if (!hold) return false;

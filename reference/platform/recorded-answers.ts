@@ -23,7 +23,11 @@ export interface RecordedAnswer {
 
 export interface FoundAnswer {
   answer: RecordedAnswer;
-  /** Marks the answer as served (a request that repeats gets the next recorded one); call once it is sent. */
+  /**
+   * Marks the answer as served: the next request that matches gets the next recorded answer. Idempotent. Called when
+   * the answer is sure to be sent (sendRecorded does), before any await that would let a concurrent request find
+   * the same one.
+   */
   take(): void;
 }
 
