@@ -22,6 +22,7 @@ export const {
   benchDeepcrawl,
   benchMockSearch,
   benchPageIndex,
+  benchProxy,
   benchS3Package,
   benchScreenshot,
   createPageIndex,

@@ -8,6 +8,12 @@ export {
   type PageIndexBenchResult,
   type PageIndexStoreResult,
 } from "./bench/page-index-bench.ts";
+export {
+  benchProxy,
+  type ProxyBenchOptions,
+  type ProxyBenchResult,
+  type ProxyBenchRound,
+} from "./bench/proxy-bench.ts";
 export { benchS3Package, type S3PackageBenchOptions, type S3PackageBenchResult } from "./bench/s3-package-bench.ts";
 export { createPayingFetch, type PayingFetchOptions } from "./client/paying-fetch.ts";
 export {

@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 
 const LOAD_BENCHES = ["mock-search", "crawl-quality", "crawl-load", "screenshot"];
 const REFERENCE_BENCHES = ["deepcrawl", "s3-package", "page-index"];
+const PROXY_BENCHES = ["proxy"];
 
 export const BENCH_OVERVIEW = `Usage: plumbline bench <benchmark> [options]   (plumbline bench <benchmark> --help for its options)
 
@@ -19,6 +20,10 @@ export const BENCH_OVERVIEW = `Usage: plumbline bench <benchmark> [options]   (p
     deepcrawl       one deepcrawl of a generated site: pages/s, the package's size, peak RSS
     s3-package      one package through the S3 package store and back: MiB/s both ways, peak RSS
     page-index      the page index adding and searching a synthetic corpus: pages/s, p50 and p95 (SQLite, PostgreSQL)
+
+  The proxy (bench/, the mock and the proxy as child processes):
+    proxy           latency the proxy adds (p50, p99) and its throughput against direct calls; 1,000 concurrent
+                    requests through a recording proxy, all in the recording
 
   Exit codes: 0 ran (and its targets hold, where it has any), 1 a target missed or the run was incomplete,
   2 could not run.`;
@@ -62,6 +67,24 @@ export const PAGE_INDEX_BENCH_HELP = `Usage: plumbline bench page-index [--pages
 
   Exit codes: 0 measured, 2 could not run.`;
 
+export const PROXY_BENCH_HELP = `Usage: plumbline bench proxy [--rounds N] [--requests N] [--duration S] [--connections N] [--json]
+
+  The mock (plumbline mock --rate-limit 0) and the proxy in front of it (plumbline proxy, judging every exchange)
+  run as child processes; this process is the client. Each round sends N sequential POST /search calls straight
+  to the mock and N through the proxy (keep-alive; p50 and p99), then a throughput run of S seconds with C
+  connections against each (autocannon, req/s); the side that goes first alternates between rounds, and the
+  figures are the medians over the rounds. Then 1,000 concurrent requests go through a recording proxy started in
+  this process and its recording must hold 1,000 entries. Writes reports/bench/proxy.json. Aim (no target: the
+  machine's load moves it): p50 added ≤ 1 ms on loopback.
+
+  --rounds N        alternating rounds, 1..50 (default 5)
+  --requests N      sequential calls per side per round, 10..100000 (default 300)
+  --duration S      seconds of each throughput run, 1..600 (default 3)
+  --connections N   connections of the throughput runs, 1..1000 (default 16)
+  --json            print the result as JSON
+
+  Exit codes: 0 measured, 1 the recording missed an exchange, 2 could not run.`;
+
 /** A whole number in min..max, or the clear refusal `--name takes min..max`. */
 function wholeNumber(name: string, value: string, min: number, max: number): number {
   const n = Number(value);
@@ -82,7 +105,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
   }
   // load's benchmarks take their options before their name too (`plumbline bench --duration 5 mock-search`)
   if (name.startsWith("-")) {
-    const named = REFERENCE_BENCHES.find((b) => rest.includes(b));
+    const named = [...REFERENCE_BENCHES, ...PROXY_BENCHES].find((b) => rest.includes(b));
     if (named) throw new Error(`name the benchmark first: plumbline bench ${named} [options]`);
   }
   if (LOAD_BENCHES.includes(name) || name.startsWith("-"))
@@ -90,7 +113,10 @@ export async function benchCommand(argv: string[]): Promise<number> {
   if (name === "deepcrawl") return deepcrawlCommand(rest);
   if (name === "s3-package") return s3PackageCommand(rest);
   if (name === "page-index") return pageIndexCommand(rest);
-  throw new Error(`unknown benchmark "${name}"; known: ${[...LOAD_BENCHES, ...REFERENCE_BENCHES].join(", ")}`);
+  if (name === "proxy") return proxyCommand(rest);
+  throw new Error(
+    `unknown benchmark "${name}"; known: ${[...LOAD_BENCHES, ...REFERENCE_BENCHES, ...PROXY_BENCHES].join(", ")}`,
+  );
 }
 
 async function deepcrawlCommand(argv: string[]): Promise<number> {
@@ -157,4 +183,32 @@ async function pageIndexCommand(argv: string[]): Promise<number> {
   const result = await benchPageIndex({ pages, databaseUrl });
   console.log(values.json ? JSON.stringify(result, null, 2) : renderPageIndexBench(result));
   return 0;
+}
+
+async function proxyCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      rounds: { type: "string", default: "5" },
+      requests: { type: "string", default: "300" },
+      duration: { type: "string", default: "3" },
+      connections: { type: "string", default: "16" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(PROXY_BENCH_HELP);
+    return 0;
+  }
+  const options = {
+    rounds: wholeNumber("rounds", values.rounds, 1, 50),
+    requests: wholeNumber("requests", values.requests, 10, 100_000),
+    duration: wholeNumber("duration", values.duration, 1, 600),
+    connections: wholeNumber("connections", values.connections, 1, 1000),
+  };
+  const { benchProxy, renderProxyBench } = await import("./proxy-bench.ts");
+  const result = await benchProxy(options);
+  console.log(values.json ? JSON.stringify(result, null, 2) : renderProxyBench(result));
+  return result.recording.complete ? 0 : 1;
 }

@@ -30,6 +30,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "run the stateful mock of the API (npm start)",
     run: async (argv) => (await import("../mock/cli.ts")).mockCommand(argv),
   },
+  proxy: {
+    summary: "a validating, recording proxy in front of a target (hybrid: some operations from the mock)",
+    run: async (argv) => (await import("../proxy/cli.ts")).proxyCommand(argv),
+  },
   reference: {
     summary: "run the reference implementation (SQL accounts, real engines); `reference keys` administers keys",
     run: async (argv) => (await import("../reference/cli.ts")).referenceCommand(argv),

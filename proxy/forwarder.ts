@@ -106,6 +106,8 @@ export function send(input: SendInput): Promise<SendOutcome> {
     const onClientClose = () => {
       if (res.writableFinished) return;
       exchange.error ??= "the client closed the connection before the answer ended";
+      // half an answer is neither judged nor recorded
+      exchange.response = undefined;
       up.destroy();
       finish({ kind: "answered" });
     };

@@ -38,7 +38,7 @@ export function harEntry(ex: Exchange, view: RedactedView): PlumblineEntry {
   const send = round(ex.timings.send);
   const wait = round(ex.timings.wait);
   const receive = round(ex.timings.receive);
-  const r = truncated ? undefined : view.response;
+  const r = truncated || ex.error ? undefined : view.response;
   const entry: PlumblineEntry = {
     startedDateTime: new Date(ex.startedAt).toISOString(),
     time: round(send + wait + receive),
