@@ -13,36 +13,29 @@ export interface HarHeader {
   value: string;
 }
 
+/**
+ * An entry as far as replay reads it. Structural and without index signatures, so the standard HAR types (the
+ * `har-format` package's `Har`, the proxy's `PlumblineHar`) and plain parsed JSON are all accepted.
+ */
 export interface HarEntry {
-  startedDateTime?: string;
   request: {
     method: string;
     url: string;
     headers?: HarHeader[];
-    queryString?: HarHeader[];
     postData?: { mimeType?: string; text?: string };
-    [field: string]: unknown;
   };
   response: {
     status: number;
-    statusText?: string;
     headers?: HarHeader[];
-    content: { size?: number; mimeType?: string; text?: string; encoding?: string; [field: string]: unknown };
-    [field: string]: unknown;
+    content: { size?: number; mimeType?: string; text?: string; encoding?: string };
   };
   /** plumbline's own fields (HAR conventions): what the recorder redacted, and why an exchange has no answer */
-  _plumbline?: { id?: number; operationId?: string; servedBy?: string; redacted?: string[]; error?: string };
-  [field: string]: unknown;
+  _plumbline?: { redacted?: string[]; error?: string };
 }
 
 /** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as far as replay reads it. */
 export interface HarDocument {
-  log: {
-    version?: string;
-    creator?: { name: string; version?: string };
-    entries: HarEntry[];
-    [field: string]: unknown;
-  };
+  log: { version?: string; entries: HarEntry[] };
 }
 
 /** A recording that cannot be replayed at all: unreadable, too big, not JSON, not HAR. */

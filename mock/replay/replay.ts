@@ -122,7 +122,8 @@ const MAX_UNMATCHED = 100;
 interface StoredAnswer {
   ref: ReplayEntryRef;
   answer: RecordedAnswer;
-  /** the origin the answer was recorded from, when its JSON holds URLs on it (a zipUrl): rewritten to the mock's */
+  /** the base (origin, and base path if any) it was recorded from, when its JSON holds URLs on it (a zipUrl):
+   * rewritten to the mock's */
   origin?: string;
   rebased?: Map<string, RecordedAnswer>;
   served: number;
@@ -179,6 +180,26 @@ function patternMatches(p: RequestShape, s: RequestShape, match: ReplayMatch): b
 function isJsonType(contentType: string | undefined): boolean {
   const ct = (contentType ?? "").split(";")[0].trim().toLowerCase();
   return ct === "application/json" || ct.endsWith("+json");
+}
+
+/**
+ * Where a recorded request goes on the mock: its operation, or the zip route. A recording of an upstream with a base
+ * path (`https://host/v1/search`: the HAR records the URL forwarded to, not the base) is served at the mock's root, so
+ * leading segments before a path of the contract are dropped (`prefix`).
+ */
+function routeOf(
+  contract: Contract,
+  method: string,
+  recordedPath: string,
+): { path: string; prefix: string; op: OperationSpec | null; zip: boolean } {
+  const segments = recordedPath.split("/");
+  for (let drop = 0; drop < Math.min(segments.length - 1, 4); drop++) {
+    const path = drop === 0 ? recordedPath : `/${segments.slice(drop + 1).join("/")}`;
+    const zip = method === "GET" && ZIP_PATH.test(path);
+    const op = zip ? null : operationFor(contract, method, path);
+    if (zip || op) return { path, prefix: segments.slice(0, drop + 1).join("/"), op, zip };
+  }
+  return { path: recordedPath, prefix: "", op: null, zip: false };
 }
 
 /** The contract operation a recorded method and path belong to (templates matched segment by segment). */
@@ -321,10 +342,8 @@ function readEntry(
     );
   }
   const method = entry.request.method.toUpperCase();
-  const path = normalizePath(url.pathname);
+  const { path, prefix, op, zip } = routeOf(contract, method, normalizePath(url.pathname));
   const status = entry.response.status;
-  const op = operationFor(contract, method, path);
-  const zip = method === "GET" && ZIP_PATH.test(path);
   const ref: ReplayEntryRef = {
     file,
     entry: index,
@@ -387,11 +406,15 @@ function readEntry(
       `${where}.response.content.encoding ${JSON.stringify(content.encoding)} is not one replay reads (base64, or none)`,
     );
 
-  const redacted = new Set((entry._plumbline?.redacted ?? []).map((n) => n.toLowerCase()));
+  // `_plumbline.redacted` names them `response header NAME` (the proxy's recorder) or just `NAME`
+  const redacted = new Set(
+    (entry._plumbline?.redacted ?? []).map((n) => n.toLowerCase().replace(/^response header /, "")),
+  );
   const headers: Array<[string, string]> = [];
   for (const h of entry.response.headers ?? []) {
     const name = h.name.toLowerCase();
-    if (name.startsWith(":") || NOT_REPLAYED_HEADERS.has(name) || redacted.has(name) || h.value === REDACTED) continue;
+    if (name.startsWith(":") || NOT_REPLAYED_HEADERS.has(name) || redacted.has(name) || h.value.includes(REDACTED))
+      continue;
     headers.push([name, h.value]);
   }
   let contentType = headers.find(([n]) => n === "content-type")?.[1];
@@ -409,14 +432,15 @@ function readEntry(
   }
   // absolute URLs of the upstream recorded in the answer (a deepcrawl's zipUrl) are pointed at the mock when served,
   // so a client fetches them from it (HAR conventions, addendum)
-  const onOrigin = isJsonType(contentType) && bytes.includes(`"${url.origin}`);
+  const recordedBase = `${url.origin}${prefix}`;
+  const onOrigin = isJsonType(contentType) && bytes.includes(`"${recordedBase}`);
   return {
     shape: { method, path, query: queryPairs(url.searchParams), body },
     answer: {
       ref,
       answer: { status, headers, body: bytes, source: `${file}#${index}` },
       served: 0,
-      ...(onOrigin ? { origin: url.origin } : {}),
+      ...(onOrigin ? { origin: recordedBase } : {}),
     },
   };
 }

@@ -4,7 +4,7 @@
 // turns calls to a running server into Exchanges.
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { Exchange, HeaderList } from "../../proxy/exchange.ts";
-import type { HarDocument, HarEntry } from "../replay/har-file.ts";
+import type { PlumblineEntry, PlumblineHar } from "../../proxy/har/har-entry.ts";
 
 const SECRET_HEADERS = new Set([
   "authorization",
@@ -70,7 +70,7 @@ function harHeaders(headers: HeaderList, redacted: string[]) {
   });
 }
 
-export function harEntry(ex: Exchange, upstream = ex.upstream ?? "http://upstream.test"): HarEntry {
+export function harEntry(ex: Exchange, upstream = ex.upstream ?? "http://upstream.test"): PlumblineEntry {
   const redacted: string[] = [];
   const url = new URL(ex.request.path, upstream);
   for (const [k] of url.searchParams) {
@@ -137,7 +137,7 @@ export function harEntry(ex: Exchange, upstream = ex.upstream ?? "http://upstrea
   };
 }
 
-export function harOf(exchanges: Exchange[], upstream?: string): HarDocument {
+export function harOf(exchanges: Exchange[], upstream?: string): PlumblineHar {
   return {
     log: {
       version: "1.2",

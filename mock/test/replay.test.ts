@@ -501,6 +501,73 @@ describe("recorded errors and short balances", () => {
   });
 });
 
+describe("recordings of other shapes", () => {
+  it("serves a recording of an upstream with a base path at the mock's root, its zipUrl pointed at the mock", async () => {
+    const base = "http://upstream.test/v1";
+    const under = (ex: Exchange): Exchange => {
+      const res = ex.response as NonNullable<Exchange["response"]>;
+      return {
+        ...ex,
+        request: { ...ex.request, path: `/v1${ex.request.path}` },
+        response: { ...res, body: Buffer.from(res.body.toString("latin1").split(source.url).join(base), "latin1") },
+      };
+    };
+    const har = harOf([rec.searchFirst, rec.poll3, rec.zip].map(under), "http://upstream.test");
+    expect(har.log.entries.map((e) => new URL(e.request.url).pathname.split("/")[1])).toEqual(["v1", "v1", "v1"]);
+    const mock = await startMock({
+      port: 0,
+      contract,
+      seed: 99,
+      rateLimits: { perAccount: 0 },
+      keys: [{ key: "k", credits: 10 }],
+      replay: har,
+    });
+    const call = client(() => mock);
+    try {
+      expect(mock.replay?.answers).toBe(3);
+      expect(titles(await call("POST", "/search", { body: { query: "alpha", max_results: 3 } }))[0]).toBe(
+        "first answer 0",
+      );
+      const taskPath = new URL(rec.poll3.request.path, "http://x").pathname;
+      const { zipUrl } = (await call("GET", taskPath)).body as { zipUrl: string };
+      expect(zipUrl.startsWith(`${mock.url}/deepcrawl/files/`)).toBe(true);
+      expect((await call("GET", "", { url: zipUrl, key: null })).raw.equals(zipBytes)).toBe(true);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("never sends a recorded header whose value was redacted, wholly or in part", async () => {
+    const res = rec.searchFirst.response as NonNullable<Exchange["response"]>;
+    const withSecrets: Exchange = {
+      ...rec.searchFirst,
+      response: {
+        ...res,
+        headers: [...res.headers, ["x-kept", "yes"], ["set-cookie", "s=1"]],
+      },
+    };
+    const har = harOf([withSecrets]);
+    const headers = har.log.entries[0].response.headers;
+    headers.push({ name: "x-scrubbed", value: "Bearer [REDACTED]" });
+    const mock = await startMock({
+      port: 0,
+      contract,
+      rateLimits: { perAccount: 0 },
+      keys: [{ key: "k", credits: 10 }],
+      replay: har,
+    });
+    const call = client(() => mock);
+    try {
+      const answer = await call("POST", "/search", { body: { query: "alpha", max_results: 3 } });
+      expect(answer.headers.get("x-kept")).toBe("yes");
+      expect(answer.headers.get("x-scrubbed")).toBeNull();
+      expect(answer.headers.get("set-cookie")).toBeNull();
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
 describe("rate limits while replaying", () => {
   it("count replayed calls: the third in a window of two is refused with 429 and Retry-After", async () => {
     const mock = await startMock({
