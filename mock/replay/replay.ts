@@ -217,6 +217,9 @@ function operationFor(contract: Contract, method: string, path: string): Operati
 }
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+/** RFC 9110 token; and what Node's checkInvalidHeaderChar refuses in a value */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+const BAD_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 /** Loads recordings, merged in the order given (a request recorded in several files gets its answers file by file). */
 export async function loadReplay(
@@ -411,10 +414,20 @@ function readEntry(
     (entry._plumbline?.redacted ?? []).map((n) => n.toLowerCase().replace(/^response header /, "")),
   );
   const headers: Array<[string, string]> = [];
+  const unsendable: FieldError[] = [];
   for (const h of entry.response.headers ?? []) {
     const name = h.name.toLowerCase();
     if (name.startsWith(":") || NOT_REPLAYED_HEADERS.has(name) || redacted.has(name) || h.value.includes(REDACTED))
       continue;
+    // what Node refuses to send (a hostile or hand-edited file): reported, never sent
+    if (!HEADER_NAME.test(name) || BAD_HEADER_VALUE.test(h.value)) {
+      unsendable.push({
+        field: `/headers/${name}`,
+        message: `header ${JSON.stringify(name)} cannot be sent (characters HTTP does not allow)`,
+        code: "header",
+      });
+      continue;
+    }
     headers.push([name, h.value]);
   }
   let contentType = headers.find(([n]) => n === "content-type")?.[1];
@@ -426,9 +439,12 @@ function readEntry(
   const errors = zip
     ? zipViolations(status, contentType, bytes)
     : answerViolations(contract, op as OperationSpec, status, contentType, bytes, headers);
+  errors.push(...unsendable);
   if (errors.length) {
-    report.invalid.push({ ...ref, errors, served: serveInvalid });
-    if (!serveInvalid) return null;
+    // a status HTTP has no answer for is never served, whatever the option says
+    const servable = serveInvalid && status >= 200 && status <= 599;
+    report.invalid.push({ ...ref, errors, served: servable });
+    if (!servable) return null;
   }
   // absolute URLs of the upstream recorded in the answer (a deepcrawl's zipUrl) are pointed at the mock when served,
   // so a client fetches them from it (HAR conventions, addendum)

@@ -668,6 +668,38 @@ describe("validation at load", () => {
     }
   });
 
+  it("never serves what HTTP cannot carry (a header with a line break, status 999), even with replayInvalid", async () => {
+    const har = harOf([rec.searchFirst, rec.surcharged]);
+    har.log.entries[0].response.headers.push({ name: "x-injected", value: "a\r\nset-cookie: evil=1" });
+    har.log.entries[1].response.status = 999;
+    const mock = await startMock({
+      port: 0,
+      contract,
+      seed: 99,
+      rateLimits: { perAccount: 0 },
+      keys: [{ key: "k", credits: 100 }],
+      replay: har,
+      replayInvalid: true,
+    });
+    const call = client(() => mock, []);
+    try {
+      expect(mock.replay?.invalid.map((v) => [v.entry, v.served, v.errors.map((e) => e.code)])).toEqual([
+        [0, true, ["header"]],
+        [1, false, ["status"]],
+      ]);
+      const first = await call("POST", "/search", { body: { query: "alpha", max_results: 3 } });
+      expect([first.status, first.headers.get("x-injected"), first.headers.get("set-cookie")]).toEqual([
+        200,
+        null,
+        null,
+      ]);
+      expect(titles(first)[0]).toBe("first answer 0");
+      expect((await call("POST", "/search", { body: { query: "costly", crawl_results: 2 } })).status).toBe(200); // its own
+    } finally {
+      await mock.close();
+    }
+  });
+
   it("skips exchanges that got no answer, and serves a compressed recording decoded, without its framing headers", async () => {
     const res = rec.searchFirst.response as NonNullable<Exchange["response"]>;
     const gzipped: Exchange = {
