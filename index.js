@@ -15,6 +15,7 @@ export const {
   PUBLIC_SEARCH_APIS,
   SPEC_PATH,
   STATUS_LABELS,
+  ReplayFileError,
   applyProfile,
   benchCrawlQuality,
   benchCrawlLoad,

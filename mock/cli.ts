@@ -2,12 +2,14 @@
 import { parseArgs } from "node:util";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
+import type { ReplayReport } from "./replay/replay.ts";
 
 export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010] [--key KEY:CREDITS ...] [--seed N]
                       [--clock real|manual] [--variability normal|max] [--profile primary|alt-bounds]
                       [--rate-limit N] [--deepcrawl-steps QUEUED_MS,WAITING_MS,PROCESSING_MS]
                       [--allow-private-network] [--mcp-url URL] [--site-url URL]
                       [--payment-test-key KEY] [--payment-method SPEC ...] [--log]
+                      [--replay FILE.har ...] [--replay-match exact|ignore-body|path] [--replay-invalid]
 
   --key KEY:CREDITS   create an account with this API key and balance (repeatable); with none, the demo key
                       ${DEMO_KEY} with 1000 credits is created and printed. KEY:CREDITS:oauth makes the
@@ -31,6 +33,15 @@ export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010]
                       offer a production method too: tempo:currency=0x…,recipient=0x…[,testnet] or
                       stripe:network-id=ID[,payment-method-types=card+link] (STRIPE_SECRET_KEY from the environment)
   --log               log every request (pino, JSON lines)
+  --replay FILE.har   answer requests that match a recorded one with the recorded answer (repeatable: files are
+                      merged in order). The mock stays stateful: authentication, rate limits, validation (400/422)
+                      and credits (the contract's price) come first; recorded 401/402/429 are left to its own state;
+                      everything unmatched gets the mock's own answer. Identical requests get their recorded answers
+                      in order, then the last again. Every recorded answer is checked against the spec at start;
+                      violations are printed to stderr and not served. docs/record-replay.md
+  --replay-match M    exact (default): method, path, query and JSON body (key order and spacing ignored);
+                      ignore-body: method, path and query; path: method and path
+  --replay-invalid    serve recorded answers that violate the spec too (still printed at start)
 
 Steering from tests: the Prefer header (code=, example=, dynamic=, seed=, latency=, fault=reset|hang,
 variability=max, fail-entries="1,3", deepcrawl=failed, payment=refused|expired|replayed) and the admin API under /__mock (see mock/README.md).`;
@@ -49,6 +60,26 @@ function intOption(name: string, value: string | undefined, min = 0): number | u
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${name} takes a whole number >= ${min}, not "${value}"`);
   return n;
+}
+
+/** What loading the recordings found: a summary on stdout, every answer that violates the spec on stderr. */
+function printReplay(r: ReplayReport) {
+  const skipped = new Map<string, number>();
+  for (const s of r.skipped) skipped.set(s.reason, (skipped.get(s.reason) ?? 0) + 1);
+  const why = [...skipped].map(([reason, n]) => `${n} ${reason}`).join(", ");
+  console.log(
+    `  replaying ${r.answers} recorded answers of ${r.entries} entries (match ${r.match}) from ${r.files.join(", ")}` +
+      (why ? `; skipped: ${why}` : "") +
+      `; GET /__mock/replay lists them`,
+  );
+  for (const v of r.invalid) {
+    const errors = v.errors.slice(0, 3).map((e) => e.message);
+    if (v.errors.length > 3) errors.push(`and ${v.errors.length - 3} more`);
+    console.error(
+      `replay: ${v.file} entry ${v.entry}: ${v.method} ${v.path} ${v.status} violates the spec, ` +
+        `${v.served ? "served anyway (--replay-invalid)" : "not served (--replay-invalid serves it)"}: ${errors.join("; ")}`,
+    );
+  }
 }
 
 export async function mockCommand(argv: string[]): Promise<number> {
@@ -70,6 +101,9 @@ export async function mockCommand(argv: string[]): Promise<number> {
       "payment-test-key": { type: "string" },
       "payment-method": { type: "string", multiple: true },
       log: { type: "boolean", default: false },
+      replay: { type: "string", multiple: true },
+      "replay-match": { type: "string", default: "exact" },
+      "replay-invalid": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -84,6 +118,11 @@ export async function mockCommand(argv: string[]): Promise<number> {
   if (steps && steps.length !== 3)
     throw new Error("--deepcrawl-steps takes three durations: QUEUED_MS,WAITING_MS,PROCESSING_MS");
   const perAccount = intOption("rate-limit", values["rate-limit"]);
+  const replayMatch = values["replay-match"];
+  if (replayMatch !== "exact" && replayMatch !== "ignore-body" && replayMatch !== "path")
+    throw new Error("--replay-match takes exact, ignore-body or path");
+  if (!values.replay && (values["replay-invalid"] || replayMatch !== "exact"))
+    throw new Error("--replay-match and --replay-invalid go with --replay FILE");
   for (const flag of ["mcp-url", "site-url"] as const)
     if (values[flag] !== undefined && !/^https?:\/\/[^\s/]+/.test(values[flag] as string))
       throw new Error(`--${flag} takes an http(s) URL`);
@@ -112,10 +151,14 @@ export async function mockCommand(argv: string[]): Promise<number> {
         )
       : undefined,
     logger: values.log,
+    replay: values.replay,
+    replayMatch,
+    replayInvalid: values["replay-invalid"],
   });
   console.log(`plumbline mock listening on ${mock.url}`);
   for (const k of mock.keys) console.log(`  key ${k.key}: ${k.credits} credits (${k.credentialType ?? "api_key"})`);
   console.log(`  pay per request: test method, key ${values["payment-test-key"] ?? DEMO_PAYMENT_KEY}`);
+  if (mock.replay) printReplay(mock.replay);
   console.log(`  docs ${mock.url}/docs, admin ${mock.url}/__mock, clock ${values.clock}, seed ${values.seed ?? 1}`);
 
   await new Promise<void>((resolve) => {

@@ -17,6 +17,7 @@ import { createMockState, type MockAdmin } from "./mock-state.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
 import { paymentAdminRoutes } from "./payment-admin-routes.ts";
 import { refuseDeepcrawlTargets, refuseTargets } from "./refused-targets.ts";
+import { loadReplay, type Replay, type ReplayMatch, type ReplayReport, type ReplaySource } from "./replay/replay.ts";
 import { steerEngines } from "./steered-engines.ts";
 import { codeForStatus } from "./steered-response.ts";
 import { installSteering, NO_PREFERENCES, preferencesOf } from "./steering-plugin.ts";
@@ -57,6 +58,18 @@ export interface MockOptions {
   paymentSecret?: string;
   /** seconds a payment challenge can be paid (default 300) */
   paymentChallengeTtlSeconds?: number;
+  /**
+   * recordings to replay (HAR files, or HAR documents already parsed), merged in order: a request that matches a
+   * recorded one gets the recorded answer once authentication, rate limits, validation and credits have passed
+   * (docs/record-replay.md). A file that cannot be read rejects the start with a ReplayFileError
+   */
+  replay?: ReplaySource | ReplaySource[];
+  /** how closely a request must match a recorded one: `exact` (default), `ignore-body`, `path` */
+  replayMatch?: ReplayMatch;
+  /** serve recorded answers that violate the spec as well (they are reported in `replay.invalid` either way) */
+  replayInvalid?: boolean;
+  /** the largest recording read, in bytes (default 256 MiB) */
+  replayMaxBytes?: number;
 }
 
 export interface RunningMock {
@@ -66,6 +79,9 @@ export interface RunningMock {
   app: FastifyInstance;
   contract: Contract;
   keys: MockAccountInput[];
+  /** what loading the recordings found (answers, skipped entries, answers that violate the spec); null without
+   * `replay` */
+  replay: ReplayReport | null;
   close(): Promise<void>;
 }
 
@@ -73,7 +89,17 @@ export async function buildMock(options: MockOptions = {}) {
   const contract = options.contract ?? (await loadContract({ profile: options.profile }));
   const seed = options.seed ?? 1;
   const keys = options.keys?.length ? options.keys : [{ key: DEMO_KEY, credits: 1000 }];
+  const replay: Replay | null =
+    options.replay === undefined || (Array.isArray(options.replay) && options.replay.length === 0)
+      ? null
+      : await loadReplay(options.replay, contract, {
+          match: options.replayMatch,
+          serveInvalid: options.replayInvalid,
+          maxBytes: options.replayMaxBytes,
+          publicUrl: options.publicUrl,
+        });
   const state = createMockState({
+    replay,
     contract,
     keys,
     clock: options.clock ?? "real",
@@ -108,6 +134,23 @@ export async function buildMock(options: MockOptions = {}) {
     clock: state.clock,
     engines,
     deepcrawl: refuseDeepcrawlTargets(state.deepcrawl, allowPrivate),
+    // a request steered by Prefer (example=, dynamic=, fail-entries=, deepcrawl=, variability=) asked for the
+    // mock's own answer: the recording stays out of it
+    recorded: replay
+      ? {
+          find: (req, operationId, body) => {
+            const p = preferencesOf(req);
+            const steered =
+              p !== NO_PREFERENCES &&
+              (p.example !== undefined ||
+                p.dynamic === true ||
+                p.failEntries !== undefined ||
+                p.deepcrawl !== undefined ||
+                p.variability !== undefined);
+            return steered ? null : replay.find(req, operationId, body);
+          },
+        }
+      : undefined,
     rateLimits: options.rateLimits,
     publicUrl: options.publicUrl,
     mcpUrl: options.mcpUrl,
@@ -140,11 +183,11 @@ export async function buildMock(options: MockOptions = {}) {
       await oauthRoutes(app, state.oauth);
     },
   });
-  return { app, state, contract, keys };
+  return { app, state, contract, keys, replay };
 }
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const { app, state, contract, keys } = await buildMock(options);
+  const { app, state, contract, keys, replay } = await buildMock(options);
   const host = options.host ?? "127.0.0.1";
   await app.listen({ host, port: options.port ?? 4010 });
   const address = app.server.address();
@@ -157,6 +200,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     app,
     contract,
     keys,
+    replay: replay?.report ?? null,
     close: () => app.close(),
   };
 }

@@ -46,6 +46,8 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
   await app.register(errorHandlingPlugin);
   addBodyDeadline(app, o.requestTimeouts?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUTS.requestTimeoutMs);
   await app.register(requestHeadersPlugin);
+  // set when a recorded answer is served (recorded-answers.ts); only the mock's replay has any
+  if (o.recorded) app.decorateRequest("replayedFrom", null);
   if (o.extend) await o.extend(app);
   await app.register(authPlugin, o);
   await app.register(rateLimitPlugin, o);

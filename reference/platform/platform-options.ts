@@ -6,6 +6,7 @@ import type { DeepcrawlService } from "./deepcrawl-service.ts";
 import type { EngineContext, Engines } from "./engines.ts";
 import type { RequestTimeouts } from "./framework-errors.ts";
 import type { PaymentFault, PaymentGate } from "./payment-gate.ts";
+import type { RecordedAnswers } from "./recorded-answers.ts";
 import type { AccountStore, Clock, RateLimitStore } from "./stores.ts";
 
 export interface PlatformOptions {
@@ -41,6 +42,11 @@ export interface PlatformOptions {
   payments?: PaymentGate;
   /** lets the mock refuse a presented Payment credential as expired, replayed or refused (Prefer: payment=…) */
   paymentFault?: (req: FastifyRequest) => PaymentFault | null;
+  /**
+   * answers recorded earlier, given instead of running an engine once a request has passed authentication, rate
+   * limits, validation and the hold of its price (the mock's replay; recorded-answers.ts)
+   */
+  recorded?: RecordedAnswers;
   /** how long a request may take to arrive (D-framework-errors) */
   requestTimeouts?: Partial<RequestTimeouts>;
   /** batch concurrency and deadline (D-batch-execution) */
