@@ -59,7 +59,6 @@ async function build(path: string, profile: string): Promise<Contract> {
   const document = await dereferenceDocument(raw);
   const operations = indexOperations(document);
   const byId = new Map(operations.map((o) => [o.operationId, o]));
-  const rl = (raw["x-rate-limits"] ?? {}) as Record<string, unknown>;
   return {
     profile,
     raw,
@@ -75,11 +74,17 @@ async function build(path: string, profile: string): Promise<Contract> {
     validators: createValidators(operations),
     prices: createPriceTable(operations),
     decisions: readDecisions(raw),
-    rateLimits: {
-      windowSeconds: Number(rl.window_seconds ?? 60),
-      perAccount: Number(rl.per_account ?? 200),
-      perOperation: (rl.per_operation ?? {}) as Record<string, number>,
-      retryAfterSeconds: Number(rl.retry_after_seconds ?? 60),
-    },
+    rateLimits: readRateLimits(raw),
+  };
+}
+
+/** The rate-limit policy of a document (`x-rate-limits`, D-rate-limits), its defaults filled in. */
+export function readRateLimits(doc: OpenApiDocument): RateLimitPolicy {
+  const rl = (doc["x-rate-limits"] ?? {}) as Record<string, unknown>;
+  return {
+    windowSeconds: Number(rl.window_seconds ?? 60),
+    perAccount: Number(rl.per_account ?? 200),
+    perOperation: (rl.per_operation ?? {}) as Record<string, number>,
+    retryAfterSeconds: Number(rl.retry_after_seconds ?? 60),
   };
 }
