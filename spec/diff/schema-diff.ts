@@ -406,7 +406,7 @@ function compareBounds(bv: SchemaView, rv: SchemaView, scope: SchemaScope, sides
     if (c === 0) continue;
     const kwB = b?.kw ?? (side === "lower" ? "minimum" : "maximum");
     const kwR = r?.kw ?? kwB;
-    const change = `(${fmt(b)} → ${fmt(r)})`;
+    const change = b && r && b.kw === r.kw ? `(${b.kw} ${b.v} → ${r.v})` : `(${fmt(b)} → ${fmt(r)})`;
     const tightened = c < 0;
     let message: string;
     if (req && tightened && r) {
