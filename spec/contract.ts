@@ -26,6 +26,8 @@ export interface Contract {
   /** the contract's own operations, without the discovery documents */
   contractOperations: OperationSpec[];
   operation(operationId: string): OperationSpec;
+  /** the operation, or undefined when this document has none by that id (another version of the contract) */
+  findOperation(operationId: string): OperationSpec | undefined;
   validators: ContractValidators;
   prices: PriceTable;
   decisions: Decision[];
@@ -71,6 +73,7 @@ async function build(path: string, profile: string): Promise<Contract> {
       if (!op) throw new Error(`no operation "${id}" in the contract`);
       return op;
     },
+    findOperation: (id) => byId.get(id),
     validators: createValidators(operations),
     prices: createPriceTable(operations),
     decisions: readDecisions(raw),

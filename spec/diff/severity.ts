@@ -24,8 +24,8 @@ export function parseSeverity(text: string, label: string): SeverityOverrides {
   const out: SeverityOverrides = {};
   for (const [id, level] of Object.entries(data)) {
     if (!isRuleId(id)) {
-      const words = id.split("-");
-      const near = RULES.filter((r) => words.every((w) => r.id.split("-").includes(w))).map((r) => r.id);
+      const words = String(id).split("-");
+      const near = RULES.filter((r) => words.every((w: string) => r.id.split("-").includes(w))).map((r) => r.id);
       throw new SeverityFileError(
         `${label}: unknown rule "${id}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}; \`plumbline spec diff --rules\` lists them`,
       );
