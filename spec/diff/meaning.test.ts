@@ -70,6 +70,16 @@ describe("spec diff compares by meaning", () => {
     expect((await diffSpecs(flow, json)).changes).toEqual([]);
   });
 
+  it("a path parameter renamed (in the template and its definition): no change", async () => {
+    const renamed = baseDocument();
+    const paths = at(renamed, "/paths");
+    const item = paths["/deepcrawl/status/{taskId}"] as Doc;
+    delete paths["/deepcrawl/status/{taskId}"];
+    paths["/deepcrawl/status/{id}"] = item;
+    at(item, "/get/parameters/0").name = "id";
+    expect(await changesOf(baseDocument(), renamed)).toEqual([]);
+  });
+
   it("OpenAPI 3.0 `nullable: true` and 3.1 `type: [string, null]` mean the same", async () => {
     const v30 = baseDocument();
     v30.openapi = "3.0.3";

@@ -205,12 +205,7 @@ export function compareOperation(pair: OperationPair, sides: SchemaSides): void 
         q.loc.pointer,
         op,
       );
-    compareSchemas(
-      child(p.loc, "schema"),
-      child(q.loc, "schema"),
-      scope("request", label, p.in === "path" ? "" : p.name),
-      sides,
-    );
+    compareSchemas(child(p.loc, "schema"), child(q.loc, "schema"), scope("request", label, p.name), sides);
   }
   for (const [key, q] of rp) {
     if (bp.has(key)) continue;

@@ -676,3 +676,40 @@ describe("spec diff rules: each with its document pair and exact verdict", () =>
     });
   }
 });
+
+describe("request-bound-tightened and -loosened, keyword by keyword", () => {
+  const fields = {
+    n: { type: "integer", minimum: 0, maximum: 10 },
+    s: { type: "string", minLength: 2, maxLength: 10 },
+    a: { type: "array", minItems: 1, maxItems: 5, items: { type: "string" } },
+  };
+  const withFields = (d: Doc, change?: [string, string, unknown]) => {
+    const props = at(d, `${CRAWL_BODY}/properties`);
+    Object.assign(props, structuredClone(fields));
+    if (change) (props[change[0]] as Doc)[change[1]] = change[2];
+  };
+  const cases: Array<[string, string, unknown, string]> = [
+    ["n", "minimum", 1, "a client sending `n: 0` is now refused (minimum 0 → 1)"],
+    ["n", "maximum", 9, "a client sending `n: 10` is now refused (maximum 10 → 9)"],
+    ["n", "exclusiveMaximum", 10, "a client sending `n: 10` is now refused (maximum 10 → exclusiveMaximum 10)"],
+    ["s", "minLength", 3, "a client sending `s` with 2 characters is now refused (minLength 2 → 3)"],
+    ["s", "maxLength", 8, "a client sending `s` with 9 characters is now refused (maxLength 10 → 8)"],
+    ["s", "pattern", "^[a-z]+$", "a client sending `s` that does not match `^[a-z]+$` is now refused"],
+    ["a", "minItems", 2, "a client sending `a` with 1 items is now refused (minItems 1 → 2)"],
+    ["a", "maxItems", 4, "a client sending `a` with 5 items is now refused (maxItems 5 → 4)"],
+  ];
+  for (const [field, keyword, value, message] of cases) {
+    it(`${keyword} tightened, then loosened back`, async () => {
+      const plain = baseDocument();
+      withFields(plain);
+      const tight = baseDocument();
+      withFields(tight, [field, keyword, value]);
+      const forward = await diffSpecs(source(plain, "a.yaml"), source(tight, "b.yaml"));
+      expect(forward.changes.map((c) => [c.rule, c.operations.join(", "), c.message])).toEqual([
+        ["request-bound-tightened", C, message],
+      ]);
+      const back = await diffSpecs(source(tight, "b.yaml"), source(plain, "a.yaml"));
+      expect(back.changes.map((c) => [c.rule, c.level])).toEqual([["request-bound-loosened", "non-breaking"]]);
+    });
+  }
+});

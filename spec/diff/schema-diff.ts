@@ -410,7 +410,8 @@ function compareBounds(bv: SchemaView, rv: SchemaView, scope: SchemaScope, sides
     const tightened = c < 0;
     let message: string;
     if (req && tightened && r) {
-      const step = integer ? 1 : r.excl ? 0 : 0.5;
+      // the value just past the new bound: the bound itself when it became exclusive
+      const step = r.excl ? 0 : integer ? 1 : 0.5;
       const example = side === "lower" ? r.v - step : r.v + step;
       message = `a client sending \`${scope.field || "the value"}: ${example}\` is now refused ${change}`;
     } else if (req) message = `${what} accepts ${side === "lower" ? "smaller" : "larger"} values now ${change}`;
