@@ -1,15 +1,14 @@
 // `plumbline conform`: the conformance suite against a target, and `plumbline conform serve-fixtures`.
 import { parseArgs } from "node:util";
-import { loadContract } from "../spec/index.ts";
 import { checkOperations } from "./plan.ts";
 import { CHECKS } from "./registry.ts";
 import { textSummary } from "./report/text-summary.ts";
-import { runConformance } from "./run-conformance.ts";
+import { loadContracts, runConformance } from "./run-conformance.ts";
 import type { ProfileName } from "./types.ts";
 
 export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY [--broke-api-key KEY]
                          [--payment-method test --payment-key KEY]
-                         [--profile strict|lenient|alt-bounds] [--only IDS] [--skip IDS] [--include IDS]
+                         [--profile strict|lenient|alt-bounds] [--spec FILE] [--only IDS] [--skip IDS] [--include IDS]
                          [--operations IDS] [--report-dir DIR | --no-report] [--max-credits N]
                          [--fixture-url URL --fixture-manifest FILE [--fixture-log FILE]] [--timeout S]
                          [--oauth-user LOGIN --oauth-password PASSWORD] [--rate-limit auto|N[,screenshot=M]]
@@ -27,6 +26,9 @@ export const CONFORM_HELP = `Usage: plumbline conform --target URL --api-key KEY
   --profile            strict (default): the project's decisions are enforced; lenient: only the interface text
                        (decision failures become warnings); alt-bounds: report which published bound set the
                        target enforces instead of failing it
+  --spec FILE          judge the target by another version of the contract (default spec/openapi.yaml): an older
+                       document against a newer implementation tells whether clients of the old contract still
+                       work; the checks, bound cases, prices and schemas all come from that document
   --only/--skip IDS    comma-separated check ids (--list shows them); --include IDS adds opt-in checks
                        (rate-limit-retry-after hammers the account, so it runs only when named)
   --operations IDS     comma-separated operationIds of the document (e.g. crawl,sitemap): judge only what a
@@ -103,6 +105,7 @@ export async function conformCommand(argv: string[]): Promise<number> {
       "payment-method": { type: "string" },
       "payment-key": { type: "string" },
       profile: { type: "string", default: "strict" },
+      spec: { type: "string" },
       only: { type: "string" },
       skip: { type: "string" },
       include: { type: "string" },
@@ -127,8 +130,7 @@ export async function conformCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.list) {
-    const contract = await loadContract();
-    const alt = await loadContract({ profile: "alt-bounds" });
+    const { contract, altContract: alt } = await loadContracts(values.spec);
     for (const c of CHECKS) {
       const basis = c.basis.kind === "contract" ? "contract" : c.basis.kind === "client" ? "client" : c.basis.decision;
       const concerned = checkOperations(c, contract, alt);
@@ -161,6 +163,7 @@ export async function conformCommand(argv: string[]): Promise<number> {
     apiKey,
     brokeApiKey: values["broke-api-key"] ?? process.env.PLUMBLINE_BROKE_API_KEY,
     profile: values.profile as ProfileName,
+    spec: values.spec,
     only: list(values.only),
     skip: list(values.skip),
     include: list(values.include),

@@ -5,7 +5,7 @@ import type { MockAccountInput } from "./memory-accounts.ts";
 import type { ReplayReport } from "./replay/replay.ts";
 
 export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010] [--key KEY:CREDITS ...] [--seed N]
-                      [--clock real|manual] [--variability normal|max] [--profile primary|alt-bounds]
+                      [--clock real|manual] [--variability normal|max] [--profile primary|alt-bounds] [--spec FILE]
                       [--rate-limit N] [--deepcrawl-steps QUEUED_MS,WAITING_MS,PROCESSING_MS]
                       [--allow-private-network] [--mcp-url URL] [--site-url URL]
                       [--payment-test-key KEY] [--payment-method SPEC ...] [--log]
@@ -14,6 +14,10 @@ export const MOCK_HELP = `Usage: plumbline mock [--host 127.0.0.1] [--port 4010]
   --key KEY:CREDITS   create an account with this API key and balance (repeatable); with none, the demo key
                       ${DEMO_KEY} with 1000 credits is created and printed. KEY:CREDITS:oauth makes the
                       credential an OAuth token (usage reports credential_type oauth)
+  --spec FILE         serve another version of the contract (YAML or JSON, OpenAPI 3.1), e.g. the one a client pins:
+                      its bounds, enums, prices and limits; an operation the mock has no engine for is answered
+                      from the document (its first 2xx example, Prefer: example=NAME, or a value generated from
+                      the schema), validated, priced and charged like the others (docs/spec-diff.md)
   --seed N            seed of the generated data (default 1): the same seed and request give the same answer
   --clock manual      time moves only through POST /__mock/clock/advance (deepcrawl states, rate windows)
   --variability max   exercise everything the contract allows on every request (nulls, absent optionals, extra
@@ -93,6 +97,7 @@ export async function mockCommand(argv: string[]): Promise<number> {
       clock: { type: "string", default: "real" },
       variability: { type: "string", default: "normal" },
       profile: { type: "string", default: "primary" },
+      spec: { type: "string" },
       "rate-limit": { type: "string" },
       "deepcrawl-steps": { type: "string" },
       "allow-private-network": { type: "boolean", default: false },
@@ -137,6 +142,7 @@ export async function mockCommand(argv: string[]): Promise<number> {
     clock: values.clock,
     variability: values.variability,
     profile: values.profile,
+    spec: values.spec,
     rateLimits: perAccount === undefined ? undefined : { perAccount },
     deepcrawlSteps: steps ? { queuedMs: steps[0], waitingMs: steps[1], processingMs: steps[2] } : undefined,
     allowPrivateNetwork: values["allow-private-network"],

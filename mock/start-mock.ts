@@ -10,6 +10,7 @@ import { type Contract, type ErrorCode, loadContract, type RateLimitPolicy } fro
 import { adminRoutes } from "./admin-routes.ts";
 import type { DeepcrawlSteps } from "./deepcrawl-simulator.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
+import { documentAnswers } from "./document-answers.ts";
 import { createSyntheticEngines } from "./engines/index.ts";
 import { memoizeEngines } from "./memoized-engines.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
@@ -40,6 +41,8 @@ export interface MockOptions {
   rateLimits?: Partial<RateLimitPolicy>;
   deepcrawlSteps?: Partial<DeepcrawlSteps>;
   profile?: string;
+  /** another version of the contract to serve (`--spec FILE`); default spec/openapi.yaml */
+  spec?: string;
   logger?: boolean;
   /** serve targets on loopback and private hosts too (D-target-refusal; cloud metadata stays refused) */
   allowPrivateNetwork?: boolean;
@@ -86,7 +89,7 @@ export interface RunningMock {
 }
 
 export async function buildMock(options: MockOptions = {}) {
-  const contract = options.contract ?? (await loadContract({ profile: options.profile }));
+  const contract = options.contract ?? (await loadContract({ profile: options.profile, path: options.spec }));
   const seed = options.seed ?? 1;
   const keys = options.keys?.length ? options.keys : [{ key: DEMO_KEY, credits: 1000 }];
   const replay: Replay | null =
@@ -168,6 +171,9 @@ export async function buildMock(options: MockOptions = {}) {
         deepcrawl: p.deepcrawl,
       } as object;
     },
+    // an operation of the document with no synthetic engine (mock --spec with a newer version) is answered from
+    // the document's examples or schema (document-answers.ts)
+    documentExecutor: documentAnswers(contract),
     batchEntryFault: (operationId, index, req): ErrorCode | null => {
       const p = preferencesOf(req);
       if (p.failEntries?.includes(index)) return "PLB_UPSTREAM_FAILED";

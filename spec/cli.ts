@@ -14,12 +14,15 @@ export const SPEC_HELP = `Usage: plumbline spec [summary] [--profile primary|alt
        plumbline spec lint
        plumbline spec types [--write|--check]
        plumbline spec decisions [--write|--check]
+       plumbline spec diff BASE REVISION [--format text|json|junit|markdown|github] [--fail-on breaking|warning]
+                           [--severity FILE] [--rules]
 
   summary     validate spec/openapi.yaml and print its operations, prices and decisions (default)
   lint        lint the document with Redocly's recommended rules
   types       print the TypeScript types generated from the document; --write updates spec/types.gen.ts,
               --check exits 1 when the committed file is stale
   decisions   print the decisions page; --write updates spec/DECISIONS.md, --check exits 1 when stale
+  diff        breaking changes between two versions of an OpenAPI document (plumbline spec diff --help)
 
 Exit codes: 0 ok, 1 a check failed, 2 bad arguments.`;
 
@@ -49,6 +52,8 @@ async function derived(
 }
 
 export async function specCommand(argv: string[]): Promise<number> {
+  // diff has options of its own (spec/diff/cli.ts), parsed there
+  if (argv[0] === "diff") return (await import("./diff/cli.ts")).diffCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
