@@ -57,7 +57,8 @@ export function artilleryScript(plan: ExportPlan, checks: ExportChecks, processo
             request(plan.flow.submit, plan.apiKeyEnv, { ifTrue: "plumbline_admitted" }),
             {
               loop: [
-                { think: plan.flow.pollIntervalMs / 1000 },
+                // a number of seconds that is not whole would be read as milliseconds: the unit, always
+                { think: `${plan.flow.pollIntervalMs}ms` },
                 { function: "plumblinePollWait" },
                 request(plan.flow.poll, plan.apiKeyEnv, { ifTrue: "plumbline_admitted" }),
               ],
