@@ -46,6 +46,8 @@ export const {
   runFuzz,
   runGate,
   runLoad,
+  runLoadAccount,
+  runLoadExport,
   serializeError,
   startMock,
   startAuthServer,

@@ -2,12 +2,13 @@
 // the plan inlined: one self-contained file per engine, nothing to install beside it (Artillery copies a processor's
 // imports to its cloud workers; k6 reads one file). Plain ES2019 for k6's JavaScript runtime.
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import type { ExportPlan } from "./export-plan.ts";
 
 const RUNTIME_DIR = fileURLToPath(new URL("./runtime/", import.meta.url));
 
 async function bundle(contents: string, banner: string, external: string[] = []): Promise<string> {
+  // loaded on first use: importing the package must not load the bundler
+  const { build } = await import("esbuild");
   const out = await build({
     stdin: { contents, resolveDir: RUNTIME_DIR, sourcefile: "plumbline-export-entry.js", loader: "js" },
     bundle: true,

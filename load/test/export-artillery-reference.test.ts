@@ -64,7 +64,10 @@ async function exportAndRun(name: string, thresholds: string) {
 describe("the reference scenario, exported to Artillery, against the reference", () => {
   it("passes where plumbline load passes, every request answered as the scenario expects, the credits exact", async () => {
     const { e, art, account, own, report } = await exportAndRun("pass", PASS);
-    expect(art.checks.filter((c) => !c.ok), art.output).toEqual([]);
+    expect(
+      art.checks.filter((c) => !c.ok),
+      art.output,
+    ).toEqual([]);
     expect(art.code, art.output).toBe(0);
     expect(art.checks.length).toBe(e.checks.checks.length);
     const c = JSON.parse(readFileSync(report, "utf8")).aggregate.counters as Record<string, number>;
