@@ -94,7 +94,7 @@ function header(plan: ExportPlan, checks: ExportChecks): string {
   const lines = [
     `plumbline load export: scenario "${plan.scenario.name}" (${plan.scenario.description})`,
     `target ${plan.target}${plan.fixture ? `, fixture site ${plan.fixture}` : ""}`,
-    `${p.warmupSeconds ? `${p.warmupSeconds} s warm-up ramp, then ` : ""}${p.durationSeconds} s at ${p.rate} ${plan.flow ? "flows" : "arrivals"}/s across all load generators${p.rate < p.requestedRate ? ` (${p.requestedRate}/s asked; the target's limits allow less)` : ""}`,
+    `${p.warmupSeconds ? `${p.warmupSeconds} s warm-up ramp, then ` : ""}${p.durationSeconds} s at ${p.rate} ${plan.flow ? "flows" : "arrivals"}/s per load generator (--count N runs N of them: N times this load)${p.rate < p.requestedRate ? ` (${p.requestedRate}/s asked; the target's limits allow less)` : ""}`,
     `rate limits: ${plan.rateLimits.detail}`,
     "",
     "Run (the API key from the environment; the account step checks the credits, docs/load-export.md):",

@@ -25,8 +25,9 @@ The API key is read from $${API_KEY_ENV} when the script runs; it is never writt
   --out DIR           where the files go (default ${DEFAULT_EXPORT_DIR})
   --thresholds FILE   budgets, as plumbline load takes them (default mock; reference for the reference)
   --fixture-url URL   the fixture site filled into {{fixture}} (the reference scenario needs one)
-  --rate R            arrivals per second across all load generators (default ${DEFAULT_EXPORT_RATE}; the engines are
-                      open-loop: plumbline load's closed loop has no equivalent); a deepcrawl flow is one arrival
+  --rate R            arrivals per second of one load generator (default ${DEFAULT_EXPORT_RATE}; Artillery's --count N and
+                      k6-operator's parallelism run N generators: N x R in all; the engines are open-loop: plumbline
+                      load's closed loop has no equivalent); a deepcrawl flow is one arrival
   --duration S        measured seconds, 1..600 (default 10)
   --warmup S          a ramp from 1 arrival/s to R first, 0..60 (default 2; not measured; flows have none)
   --rate-limit auto|N[,operation=M]

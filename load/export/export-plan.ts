@@ -56,7 +56,7 @@ export interface PlanPhases {
   warmupSeconds: number;
   /** measured seconds at `rate` */
   durationSeconds: number;
-  /** arrivals (requests, or flows) per second across every load generator */
+  /** arrivals (requests, or flows) per second of one load generator (Artillery's --count N multiplies it) */
   rate: number;
   /** the rate asked for, before the target's limits capped it */
   requestedRate: number;

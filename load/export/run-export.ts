@@ -36,7 +36,7 @@ export interface LoadExportOptions {
   thresholds?: string | null;
   /** the fixture site filled into `{{fixture}}` */
   fixtureUrl?: string;
-  /** arrivals (requests, or deepcrawl flows) per second across all load generators (default 10) */
+  /** arrivals (requests, or deepcrawl flows) per second of one load generator (default 10; --count N runs N) */
   rate?: number;
   /** measured seconds (default 10, 1..600) */
   durationSeconds?: number;
