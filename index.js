@@ -60,6 +60,8 @@ export const {
   runFuzz,
   runGate,
   runLoad,
+  runLoadAccount,
+  runLoadExport,
   serializeError,
   SpecSourceError,
   specSourceFromText,

@@ -55,12 +55,18 @@ export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-benc
 export { benchScreenshot, type ScreenshotBenchResult } from "./load/bench/screenshot-bench.ts";
 export {
   type CompareResult,
+  type LoadAccount,
+  type LoadAccountOptions,
+  type LoadExport,
+  type LoadExportOptions,
   type LoadOptions,
   type LoadReport,
   type LoadRun,
   parseThreshold,
   runCompare,
   runLoad,
+  runLoadAccount,
+  runLoadExport,
 } from "./load/index.ts";
 export type { MockAccountInput } from "./mock/memory-accounts.ts";
 export type { MockAdmin } from "./mock/mock-state.ts";

@@ -12,6 +12,8 @@ export const LOAD_HELP = `Usage: plumbline load --target URL --api-key KEY [--sc
                       [--report-dir DIR | --no-report] [--allow-remote] [--seed N]
                       [--rate-limit auto|N[,operation=M] | --ignore-rate-limits] [--max-credits N]
        plumbline load --list
+       plumbline load export --scenario NAME --target URL --format artillery|k6 [--out DIR] …   (--help)
+       plumbline load account --before | --report FILE --target URL --api-key KEY …           (--help)
        plumbline load compare [--scenario NAME] [--duration S] [--connections N] [--rounds N] [--report-dir DIR]
 
   --target URL        base URL of the API under load; loopback only unless --allow-remote
@@ -52,6 +54,9 @@ the credit accounting or the baseline broke (named),
 2 the run could not proceed (bad arguments, a remote target without --allow-remote, unreachable target,
 refused key, a scenario or thresholds file that does not check, {{fixture}} without --fixture-url).
 
+\`plumbline load export\` writes the same scenario and thresholds as an Artillery or k6 script, for load from many
+machines; \`plumbline load account\` checks the credits of such a run (docs/load-export.md).
+
 ${COMPARE_HELP}`;
 
 function num(v: string | undefined): number | undefined {
@@ -60,6 +65,9 @@ function num(v: string | undefined): number | undefined {
 
 export async function loadCommand(argv: string[]): Promise<number> {
   if (argv[0] === "compare") return compareCommand(argv.slice(1));
+  // the export bundles its runtime with esbuild: loaded only when asked for
+  if (argv[0] === "export") return (await import("./export/export-cli.ts")).exportCommand(argv.slice(1));
+  if (argv[0] === "account") return (await import("./export/export-cli.ts")).accountCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
