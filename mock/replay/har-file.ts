@@ -30,7 +30,7 @@ export interface HarEntry {
     content: { size?: number; mimeType?: string; text?: string; encoding?: string };
   };
   /** plumbline's own fields (HAR conventions): what the recorder redacted, and why an exchange has no answer */
-  _plumbline?: { redacted?: string[]; error?: string };
+  _plumbline?: { redacted?: string[]; error?: string; upstream?: string };
 }
 
 /** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as far as replay reads it. */
@@ -100,7 +100,11 @@ const HAR_SCHEMA: JsonSchema = {
               },
               _plumbline: {
                 type: "object",
-                properties: { redacted: { type: "array", items: { type: "string" } }, error: { type: "string" } },
+                properties: {
+                  redacted: { type: "array", items: { type: "string" } },
+                  error: { type: "string" },
+                  upstream: { type: "string" },
+                },
               },
             },
           },

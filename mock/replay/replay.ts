@@ -184,14 +184,22 @@ function isJsonType(contentType: string | undefined): boolean {
 
 /**
  * Where a recorded request goes on the mock: its operation, or the zip route. A recording of an upstream with a base
- * path (`https://host/v1/search`: the HAR records the URL forwarded to, not the base) is served at the mock's root, so
- * leading segments before a path of the contract are dropped (`prefix`).
+ * path (`https://host/v1/search`: the HAR records the URL forwarded to) is served at the mock's root: the base path
+ * the recorder noted (`_plumbline.upstream`) is dropped, or, in a HAR from another tool, leading segments before a
+ * path of the contract (`prefix`).
  */
 function routeOf(
   contract: Contract,
   method: string,
   recordedPath: string,
+  upstream: string | undefined,
 ): { path: string; prefix: string; op: OperationSpec | null; zip: boolean } {
+  const base = basePathOf(upstream);
+  if (base && (recordedPath === base || recordedPath.startsWith(`${base}/`))) {
+    const path = recordedPath.slice(base.length) || "/";
+    const zip = method === "GET" && ZIP_PATH.test(path);
+    return { path, prefix: base, op: zip ? null : operationFor(contract, method, path), zip };
+  }
   const segments = recordedPath.split("/");
   for (let drop = 0; drop < Math.min(segments.length - 1, 4); drop++) {
     const path = drop === 0 ? recordedPath : `/${segments.slice(drop + 1).join("/")}`;
@@ -200,6 +208,16 @@ function routeOf(
     if (zip || op) return { path, prefix: segments.slice(0, drop + 1).join("/"), op, zip };
   }
   return { path: recordedPath, prefix: "", op: null, zip: false };
+}
+
+/** The path of an upstream's base URL without its trailing slash ("" for none, or an unreadable URL). */
+function basePathOf(upstream: string | undefined): string {
+  if (!upstream) return "";
+  try {
+    return new URL(upstream).pathname.replace(/\/+$/, "");
+  } catch {
+    return "";
+  }
 }
 
 /** The contract operation a recorded method and path belong to (templates matched segment by segment). */
@@ -345,7 +363,7 @@ function readEntry(
     );
   }
   const method = entry.request.method.toUpperCase();
-  const { path, prefix, op, zip } = routeOf(contract, method, normalizePath(url.pathname));
+  const { path, prefix, op, zip } = routeOf(contract, method, normalizePath(url.pathname), entry._plumbline?.upstream);
   const status = entry.response.status;
   const ref: ReplayEntryRef = {
     file,

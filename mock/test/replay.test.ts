@@ -512,28 +512,33 @@ describe("recordings of other shapes", () => {
         response: { ...res, body: Buffer.from(res.body.toString("latin1").split(source.url).join(base), "latin1") },
       };
     };
-    const har = harOf([rec.searchFirst, rec.poll3, rec.zip].map(under), "http://upstream.test");
-    expect(har.log.entries.map((e) => new URL(e.request.url).pathname.split("/")[1])).toEqual(["v1", "v1", "v1"]);
-    const mock = await startMock({
-      port: 0,
-      contract,
-      seed: 99,
-      rateLimits: { perAccount: 0 },
-      keys: [{ key: "k", credits: 10 }],
-      replay: har,
-    });
-    const call = client(() => mock);
-    try {
-      expect(mock.replay?.answers).toBe(3);
-      expect(titles(await call("POST", "/search", { body: { query: "alpha", max_results: 3 } }))[0]).toBe(
-        "first answer 0",
-      );
-      const taskPath = new URL(rec.poll3.request.path, "http://x").pathname;
-      const { zipUrl } = (await call("GET", taskPath)).body as { zipUrl: string };
-      expect(zipUrl.startsWith(`${mock.url}/deepcrawl/files/`)).toBe(true);
-      expect((await call("GET", "", { url: zipUrl, key: null })).raw.equals(zipBytes)).toBe(true);
-    } finally {
-      await mock.close();
+    const guessed = harOf([rec.searchFirst, rec.poll3, rec.zip].map(under), "http://upstream.test");
+    expect(guessed.log.entries.map((e) => new URL(e.request.url).pathname.split("/")[1])).toEqual(["v1", "v1", "v1"]);
+    // as plumbline's recorder writes it: the base URL noted per entry, so nothing is guessed
+    const noted = structuredClone(guessed);
+    for (const e of noted.log.entries) e._plumbline.upstream = base;
+    for (const har of [guessed, noted]) {
+      const mock = await startMock({
+        port: 0,
+        contract,
+        seed: 99,
+        rateLimits: { perAccount: 0 },
+        keys: [{ key: "k", credits: 10 }],
+        replay: har,
+      });
+      const call = client(() => mock);
+      try {
+        expect(mock.replay?.answers).toBe(3);
+        expect(titles(await call("POST", "/search", { body: { query: "alpha", max_results: 3 } }))[0]).toBe(
+          "first answer 0",
+        );
+        const taskPath = new URL(rec.poll3.request.path, "http://x").pathname;
+        const { zipUrl } = (await call("GET", taskPath)).body as { zipUrl: string };
+        expect(zipUrl.startsWith(`${mock.url}/deepcrawl/files/`)).toBe(true);
+        expect((await call("GET", "", { url: zipUrl, key: null })).raw.equals(zipBytes)).toBe(true);
+      } finally {
+        await mock.close();
+      }
     }
   });
 
