@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./test-support/longest-first.ts";
 
 export default defineConfig({
   test: {
@@ -8,9 +9,11 @@ export default defineConfig({
     // hang detectors, not speed budgets: a test that passes never comes near them, on a fast machine or a loaded one
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Most test files wait on servers, child processes and Chromium rather than compute: a worker per core, not
-    // Vitest's default of one per core but one (a single worker on CI's two cores ran 600 s of waiting in a row).
-    // No test may depend on having the machine to itself (issue 25).
-    maxWorkers: Math.max(2, availableParallelism()),
+    // Most test files wait on servers, child processes, Chromium and paced runs rather than compute: a full run on
+    // CI's two cores kept them only ~55% busy with a worker per core, so one worker more than there are cores (no
+    // test may depend on having the machine to itself, issue 25).
+    maxWorkers: Math.max(3, availableParallelism() + 1),
+    // a fresh clone has no Vitest cache: the longest files first, from a committed earlier run
+    sequence: { sequencer: LongestFirst },
   },
 });
