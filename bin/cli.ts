@@ -1,14 +1,30 @@
-// `plumbline <command>`: one dispatcher; each command lives in its own part and is also a typed API (index.ts).
-// Each command's module is imported only when that command runs: the parts pull in very different dependencies
-// (SQLite and PostgreSQL drivers, Chromium drivers, image codecs, autocannon), and loading all of them through
-// tsx made every start, even `--help`, take seconds.
-type Command = { summary: string; run: (argv: string[]) => Promise<number> };
+// `plumbline <command>`: the root of the command line (commander). Each command is declared once, in its folder's
+// cli.ts, and is loaded only when it runs: the parts pull in very different dependencies (SQLite and PostgreSQL
+// drivers, Chromium drivers, image codecs, autocannon), and even their definitions cost start-up time, so the root
+// knows each command by its name and one-line summary only (what `plumbline --help` lists).
+import { readFileSync } from "node:fs";
+import {
+  actionExitCode,
+  CONSOLE_OUTPUT,
+  Command,
+  type CommandUnknownOpts,
+  configureTree,
+  exits,
+  isCommanderError,
+  type Output,
+} from "./command-kit.ts";
 
-const COMMANDS: Record<string, Command> = {
-  bench: {
-    summary:
-      "benchmarks: the mock, crawl quality and load, screenshots; the reference's deepcrawl, S3 store, page index",
-    run: async (argv) => (await import("../bench/cli.ts")).benchCommand(argv),
+interface Entry {
+  summary: string;
+  /** the command's definition (its cli.ts); legacy: a command still parsing its own argv */
+  load?: () => Promise<CommandUnknownOpts>;
+  run?: (argv: string[]) => Promise<number>;
+}
+
+const COMMANDS: Record<string, Entry> = {
+  mock: {
+    summary: "run the stateful mock of the API (npm start)",
+    load: async () => (await import("../mock/cli.ts")).mockCommand(),
   },
   conform: {
     summary: "run the conformance suite against a target",
@@ -18,56 +34,87 @@ const COMMANDS: Record<string, Command> = {
     summary: "property-based fuzzing of a target from the spec",
     run: async (argv) => (await import("../fuzz/cli.ts")).fuzzCommand(argv),
   },
-  gate: {
-    summary: "conformance, a time-boxed fuzz and a short load run in one CI step, one exit code",
-    run: async (argv) => (await import("../gate/cli.ts")).gateCommand(argv),
-  },
   load: {
     summary: "load a target with a scenario and judge it by thresholds",
     run: async (argv) => (await import("../load/cli.ts")).loadCommand(argv),
   },
-  mock: {
-    summary: "run the stateful mock of the API (npm start)",
-    run: async (argv) => (await import("../mock/cli.ts")).mockCommand(argv),
+  gate: {
+    summary: "conformance, a time-boxed fuzz and a short load run in one CI step, one exit code",
+    run: async (argv) => (await import("../gate/cli.ts")).gateCommand(argv),
   },
   reference: {
-    summary: "run the reference implementation (SQL accounts, real engines); `reference keys` administers keys",
+    summary: "run the reference implementation; administer its keys, payments and search index",
     run: async (argv) => (await import("../reference/cli.ts")).referenceCommand(argv),
+  },
+  bench: {
+    summary:
+      "benchmarks: the mock, crawl quality and load, screenshots; the reference's deepcrawl, S3 store, page index",
+    run: async (argv) => (await import("../bench/cli.ts")).benchCommand(argv),
   },
   spec: {
     summary: "validate, summarise, lint and regenerate from spec/openapi.yaml",
-    run: async (argv) => (await import("../spec/cli.ts")).specCommand(argv),
+    load: async () => (await import("../spec/cli.ts")).specCommand(),
   },
 };
 
-export function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
-  return [
-    "Usage: plumbline <command> [options]",
-    "",
-    "Commands:",
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
-    "",
-    "Run `plumbline <command> --help` for a command's options.",
-  ].join("\n");
+export const COMMAND_NAMES = Object.keys(COMMANDS);
+
+function version(): string {
+  return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === "--help" || name === "-h" || name === "help") {
-    console.log(usage());
-    return name ? 0 : 2;
+/**
+ * The `plumbline` program. `load` names the commands whose definitions are loaded ("all": every one, for the docs
+ * and the tests walking the tree); the others are listed by name and summary only.
+ */
+export async function createProgram(load: string[] | "all", output: Output = CONSOLE_OUTPUT): Promise<Command> {
+  const program = new Command("plumbline")
+    .description(
+      "A stateful mock, a conformance suite, a fuzzer, load scripts and a reference implementation of the Web Search, Crawl and Extraction Service API.",
+    )
+    .version(version(), "-V, --version", "print plumbline's version")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 ok, 1 the verdict failed (a check, property, threshold or target), 2 bad usage or could not run.\nEvery command's options: plumbline <command> --help, or docs/cli.md.",
+    );
+  const legacy: Command[] = [];
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    if (entry.load && (load === "all" || load.includes(name))) {
+      program.addCommand((await entry.load()).summary(entry.summary));
+    } else if (entry.run) {
+      const run = entry.run;
+      const cmd = program
+        .command(name)
+        .summary(entry.summary)
+        .allowUnknownOption()
+        .allowExcessArguments()
+        .action(exits((_opts, cmd) => run(cmd.args)));
+      legacy.push(cmd as unknown as Command);
+    } else {
+      program.command(name).summary(entry.summary);
+    }
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    console.error(`plumbline: unknown command "${name}"\n\n${usage()}`);
-    return 2;
-  }
+  configureTree(program as unknown as CommandUnknownOpts, output);
+  for (const cmd of legacy) cmd.helpOption(false);
+  return program;
+}
+
+/** The commands an argv runs (its first word, or the one `help` names), whose definitions must be loaded. */
+function selected(argv: string[]): string[] {
+  const [first, second] = argv;
+  if (first === "help" && second !== undefined) return [second];
+  return first !== undefined ? [first] : [];
+}
+
+/** Runs `plumbline ARGV`; resolves with the exit code (0 ok, 1 the verdict failed, 2 bad usage or could not run). */
+export async function main(argv: string[], output: Output = CONSOLE_OUTPUT): Promise<number> {
   try {
-    return await command.run(rest);
+    const program = await createProgram(selected(argv), output);
+    await program.parseAsync(argv, { from: "user" });
+    return actionExitCode(program as unknown as CommandUnknownOpts) ?? 0;
   } catch (err) {
-    // bad arguments (parseArgs) and a contract that does not load are "could not run": exit 2
-    console.error(`plumbline ${name}: ${err instanceof Error ? err.message : String(err)}`);
+    if (isCommanderError(err)) return err.exitCode === 0 ? 0 : 2;
+    console.error(`plumbline: ${err instanceof Error ? err.message : String(err)}`);
     return 2;
   }
 }

@@ -1,0 +1,192 @@
+// What every `plumbline` command shares on top of commander: the argument parsers (a bad value is refused naming
+// the flag and what it takes), the exit code an action returns, and the settings applied to the whole tree (output,
+// error prefix, exit codes: 2 for bad usage). Each command declares its options once, in its own cli.ts, with
+// these; help, usage and docs/cli.md are generated from that declaration. Light on purpose: every command's
+// definition imports it, and `plumbline --help` loads nothing else.
+import { type CommandUnknownOpts, InvalidArgumentError } from "@commander-js/extra-typings";
+
+export { Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
+export type { CommandUnknownOpts };
+
+/** Help and docs/cli.md are wrapped at this width when the output is not a terminal (so they do not vary). */
+export const HELP_WIDTH = 100;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Argument parsers: each returns the parsed value or throws InvalidArgumentError, which commander prints as
+// "plumbline CMD: option '--flag <n>' argument 'x' is invalid. Expected …".
+
+/** A whole number from min to max. */
+export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\s*\d+\s*$/.test(value) || n < min || n > max)
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER
+          ? `Expected a whole number >= ${min}.`
+          : `Expected a whole number ${min}..${max}.`,
+      );
+    return n;
+  };
+}
+
+/** A number (fractions allowed) from min to max. */
+export function decimal(min: number, max = Number.MAX_VALUE): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max)
+      throw new InvalidArgumentError(
+        max === Number.MAX_VALUE ? `Expected a number >= ${min}.` : `Expected ${min}..${max}.`,
+      );
+    return n;
+  };
+}
+
+/** An http(s) URL with a host. */
+export function httpUrl(value: string): string {
+  if (!/^https?:\/\/[^\s/]+/.test(value)) throw new InvalidArgumentError("Expected an http(s) URL.");
+  return value;
+}
+
+/** A comma-separated list (spaces around items ignored, empty items dropped). */
+export function commaList(value: string): string[] {
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** A comma-separated list of some of `choices`. */
+export function commaListOf<const T extends string>(choices: readonly T[]): (value: string) => T[] {
+  return (value) => {
+    const items = commaList(value);
+    const bad = items.filter((i) => !choices.includes(i as T));
+    if (bad.length > 0 || items.length === 0)
+      throw new InvalidArgumentError(`Allowed: ${choices.join(", ")} (comma-separated).`);
+    return items as T[];
+  };
+}
+
+/** A repeatable option: each occurrence parsed by `parse` and collected, in order. */
+export function repeatable<T>(parse: (value: string) => T): (value: string, previous: T[] | undefined) => T[] {
+  return (value, previous) => [...(previous ?? []), parse(value)];
+}
+
+/** A repeatable string option's parser (kept as given). */
+export const collect = repeatable((v: string) => v);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Exit codes: 0 ok, 1 the verdict failed, 2 could not run. An action returns its code; main() reads it.
+
+const exitCodes = new WeakMap<CommandUnknownOpts, number>();
+
+function rootOf(cmd: CommandUnknownOpts): CommandUnknownOpts {
+  let c = cmd;
+  while (c.parent) c = c.parent;
+  return c;
+}
+
+/** `plumbline reference keys`: the command's name with its parents'. */
+export function commandPath(cmd: CommandUnknownOpts): string {
+  const names: string[] = [];
+  for (let c: CommandUnknownOpts | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
+
+/**
+ * An action returning its exit code. A thrown Error is the command refusing its input or its target ("could not
+ * run"): printed as `plumbline CMD: message`, exit 2. Commander's own errors (bad usage) pass through to main().
+ */
+export function exits<A extends unknown[]>(
+  fn: (...args: A) => Promise<number> | number,
+): (...args: A) => Promise<void> {
+  return async (...args) => {
+    const cmd = args[args.length - 1] as CommandUnknownOpts;
+    let code: number;
+    try {
+      code = await fn(...args);
+    } catch (err) {
+      if (isCommanderError(err)) throw err;
+      console.error(`${commandPath(cmd)}: ${err instanceof Error ? err.message : String(err)}`);
+      code = 2;
+    }
+    exitCodes.set(rootOf(cmd), code);
+  };
+}
+
+/** The exit code an action of this program returned, if one ran. */
+export function actionExitCode(program: CommandUnknownOpts): number | undefined {
+  return exitCodes.get(program);
+}
+
+export function isCommanderError(err: unknown): err is { code: string; exitCode: number; message: string } {
+  return (
+    typeof err === "object" &&
+    err !== null &&
+    typeof (err as { code?: unknown }).code === "string" &&
+    (err as { code: string }).code.startsWith("commander.")
+  );
+}
+
+/** Bad usage found by an action (a combination commander cannot declare): exit 2, the command's help hint. */
+export function usageError(cmd: CommandUnknownOpts, message: string): never {
+  cmd.error(message, { exitCode: 2, code: "commander.usage" });
+  throw new Error(message); // not reached: cmd.error throws (exitOverride)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The settings every command of the tree gets (commander copies them to subcommands made with .command() only;
+// the commands here are built in their own modules and added, so they are applied once the tree is assembled).
+
+export interface Output {
+  writeOut(text: string): void;
+  writeErr(text: string): void;
+  /** help's width; default: the terminal's (at most HELP_WIDTH), HELP_WIDTH when not a terminal */
+  width?: number;
+}
+
+/** Console output (so in-process callers can capture it as they capture the actions' output). */
+export const CONSOLE_OUTPUT: Output = {
+  writeOut: (text) => console.log(text.replace(/\n$/, "")),
+  writeErr: (text) => console.error(text.replace(/\n$/, "")),
+};
+
+function walk(cmd: CommandUnknownOpts, visit: (cmd: CommandUnknownOpts) => void): void {
+  visit(cmd);
+  for (const sub of cmd.commands) walk(sub as CommandUnknownOpts, visit);
+}
+
+/** Every command of the tree, parents first. */
+export function commandsOf(program: CommandUnknownOpts): CommandUnknownOpts[] {
+  const all: CommandUnknownOpts[] = [];
+  walk(program, (c) => all.push(c));
+  return all;
+}
+
+function argumentTerm(a: { name(): string; required: boolean; variadic: boolean }): string {
+  const name = `${a.name()}${a.variadic ? "..." : ""}`;
+  return a.required ? `<${name}>` : `[${name}]`;
+}
+
+export function configureTree(program: CommandUnknownOpts, output: Output): void {
+  const width = () =>
+    output.width ?? (process.stdout.isTTY ? Math.min(process.stdout.columns, HELP_WIDTH) : HELP_WIDTH);
+  walk(program, (cmd) => {
+    const path = commandPath(cmd);
+    if (cmd.commands.length > 0) cmd.helpCommand("help [command]", "show a subcommand's help");
+    cmd
+      .helpOption("-h, --help", "show this help")
+      .exitOverride()
+      .configureOutput({
+        writeOut: output.writeOut,
+        writeErr: output.writeErr,
+        getOutHelpWidth: width,
+        getErrHelpWidth: width,
+        outputError: (text, write) => write(text.replace(/^error: /, `${path}: `)),
+      })
+      .showHelpAfterError(`(${path} --help lists what it takes)`)
+      .configureHelp({
+        // a subcommand is listed by its name and arguments; its options are on its own --help
+        subcommandTerm: (sub) => [sub.name(), ...sub.registeredArguments.map(argumentTerm)].join(" "),
+      });
+  });
+}
