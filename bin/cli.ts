@@ -28,19 +28,19 @@ const COMMANDS: Record<string, Entry> = {
   },
   conform: {
     summary: "run the conformance suite against a target",
-    run: async (argv) => (await import("../conformance/cli.ts")).conformCommand(argv),
+    load: async () => (await import("../conformance/cli.ts")).conformCommand(),
   },
   fuzz: {
     summary: "property-based fuzzing of a target from the spec",
-    run: async (argv) => (await import("../fuzz/cli.ts")).fuzzCommand(argv),
+    load: async () => (await import("../fuzz/cli.ts")).fuzzCommand(),
   },
   load: {
     summary: "load a target with a scenario and judge it by thresholds",
-    run: async (argv) => (await import("../load/cli.ts")).loadCommand(argv),
+    load: async () => (await import("../load/cli.ts")).loadCommand(),
   },
   gate: {
     summary: "conformance, a time-boxed fuzz and a short load run in one CI step, one exit code",
-    run: async (argv) => (await import("../gate/cli.ts")).gateCommand(argv),
+    load: async () => (await import("../gate/cli.ts")).gateCommand(),
   },
   reference: {
     summary: "run the reference implementation; administer its keys, payments and search index",

@@ -3,7 +3,7 @@
 // error prefix, exit codes: 2 for bad usage). Each command declares its options once, in its own cli.ts, with
 // these; help, usage and docs/cli.md are generated from that declaration. Light on purpose: every command's
 // definition imports it, and `plumbline --help` loads nothing else.
-import { type CommandUnknownOpts, InvalidArgumentError } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, InvalidArgumentError, Option } from "@commander-js/extra-typings";
 
 export { Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
 export type { CommandUnknownOpts };
@@ -64,6 +64,17 @@ export function commaListOf<const T extends string>(choices: readonly T[]): (val
       throw new InvalidArgumentError(`Allowed: ${choices.join(", ")} (comma-separated).`);
     return items as T[];
   };
+}
+
+/**
+ * An option whose name starts with `--no-` but takes a value of its own (`conform fixtures export
+ * --no-sitemap-url URL`), not commander's negation of `--sitemap-url`: read it with
+ * `cmd.getOptionValue("noSitemapUrl")`.
+ */
+export function literalOption(flags: string, description: string): Option {
+  const option = new Option(flags, description);
+  option.negate = false;
+  return option;
 }
 
 /** A repeatable option: each occurrence parsed by `parse` and collected, in order. */
@@ -129,8 +140,21 @@ export function isCommanderError(err: unknown): err is { code: string; exitCode:
 
 /** Bad usage found by an action (a combination commander cannot declare): exit 2, the command's help hint. */
 export function usageError(cmd: CommandUnknownOpts, message: string): never {
-  cmd.error(message, { exitCode: 2, code: "commander.usage" });
+  cmd.error(`error: ${message}`, { exitCode: 2, code: "commander.usage" });
   throw new Error(message); // not reached: cmd.error throws (exitOverride)
+}
+
+/**
+ * Options required unless another option makes them moot (`conform --list`): refused as commander refuses a
+ * mandatory option, exit 2.
+ */
+export function requireOptions(cmd: CommandUnknownOpts, names: string[]): void {
+  const values = cmd.opts();
+  for (const name of names) {
+    if (values[name] !== undefined) continue;
+    const option = cmd.options.find((o) => o.attributeName() === name);
+    usageError(cmd, `required option '${option?.flags ?? name}' not specified`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

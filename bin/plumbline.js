@@ -8,6 +8,11 @@ import { fileURLToPath } from "node:url";
 import { relaunch, relaunchFlags } from "./relaunch.js";
 
 module.enableCompileCache?.();
+// `plumbline --help | head`: a reader that stops early is not an error
+process.stdout.on("error", (err) => {
+  if (/** @type {NodeJS.ErrnoException} */ (err).code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw err;
+});
 const argv = process.argv.slice(2);
 const flags = relaunchFlags(argv, process.execArgv, process.env);
 if (flags.length > 0) await relaunch(fileURLToPath(import.meta.url), argv, flags);

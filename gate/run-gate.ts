@@ -24,7 +24,7 @@ export interface GateOptions {
   budgetCredits?: number;
   /** seconds for the whole gate, shared by the stages (default 120) */
   timeSeconds?: number;
-  /** operationIds the target implements (conformance --operations, fuzz --only) */
+  /** operationIds the target implements (conform and fuzz --operations) */
   operations?: string[];
   /** a fixture site the target can fetch (conformance, fuzz, load); with its manifest for the conformance canary */
   fixtureUrl?: string;

@@ -89,8 +89,8 @@ export function cliSuite(shared: SharedMock): void {
         (await inProcess(["--target", shared.mock.url, "--api-key", "k", "--time", "1", "--runs", "2"])).code,
       ).toBe(2);
       const quiet = { reportDir: null, corpusDir: null, timeSeconds: 1 };
-      const bad = await runFuzz({ ...quiet, target: shared.mock.url, apiKey: MOCK_KEY, only: ["nosuchop"] });
-      expect([bad.exitCode, bad.report.error]).toEqual([2, "unknown operation(s) in --only: nosuchop"]);
+      const bad = await runFuzz({ ...quiet, target: shared.mock.url, apiKey: MOCK_KEY, operations: ["nosuchop"] });
+      expect([bad.exitCode, bad.report.error]).toEqual([2, "unknown operation(s) in --operations: nosuchop"]);
       const refused = await runFuzz({ ...quiet, target: shared.mock.url, apiKey: "not-a-key" });
       expect(refused.exitCode).toBe(2);
       expect(refused.report.error).toMatch(/the API key is refused/);
