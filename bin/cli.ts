@@ -44,7 +44,7 @@ const COMMANDS: Record<string, Entry> = {
   },
   reference: {
     summary: "run the reference implementation; administer its keys, payments and search index",
-    run: async (argv) => (await import("../reference/cli.ts")).referenceCommand(argv),
+    load: async () => (await import("../reference/cli.ts")).referenceCommand(),
   },
   bench: {
     summary:

@@ -3,10 +3,10 @@
 // error prefix, exit codes: 2 for bad usage). Each command declares its options once, in its own cli.ts, with
 // these; help, usage and docs/cli.md are generated from that declaration. Light on purpose: every command's
 // definition imports it, and `plumbline --help` loads nothing else.
-import { type CommandUnknownOpts, InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, InvalidArgumentError, Option, type OptionValues } from "@commander-js/extra-typings";
 
 export { Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
-export type { CommandUnknownOpts };
+export type { CommandUnknownOpts, OptionValues };
 
 /** Help and docs/cli.md are wrapped at this width when the output is not a terminal (so they do not vary). */
 export const HELP_WIDTH = 100;
@@ -196,8 +196,22 @@ export function configureTree(program: CommandUnknownOpts, output: Output): void
     output.width ?? (process.stdout.isTTY ? Math.min(process.stdout.columns, HELP_WIDTH) : HELP_WIDTH);
   walk(program, (cmd) => {
     const path = commandPath(cmd);
-    if (cmd.commands.length > 0) cmd.helpCommand("help [command]", "show a subcommand's help");
+    if (cmd.commands.length > 0) {
+      cmd.helpCommand("help [command]", "show a subcommand's help");
+      // a command that serves and has subcommands (reference, conform): its options never reach a subcommand
+      // (`reference --data-dir X keys list` would list ./data's keys): refused, naming where they go
+      cmd.hook("preSubcommand", (parent, sub) => {
+        const given = parent.options.filter((o) => parent.getOptionValueSource(o.attributeName()) === "cli");
+        if (given.length > 0)
+          usageError(
+            parent,
+            `${given.map((o) => o.long).join(", ")} belongs to ${commandPath(parent)} itself; give the options of ${commandPath(sub)} after its name`,
+          );
+      });
+    }
     cmd
+      // options after a subcommand's name are the subcommand's (reference and its keys both take --data-dir)
+      .enablePositionalOptions()
       .helpOption("-h, --help", "show this help")
       .exitOverride()
       .configureOutput({
