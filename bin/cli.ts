@@ -9,16 +9,14 @@ import {
   Command,
   type CommandUnknownOpts,
   configureTree,
-  exits,
   isCommanderError,
   type Output,
 } from "./command-kit.ts";
 
 interface Entry {
   summary: string;
-  /** the command's definition (its cli.ts); legacy: a command still parsing its own argv */
-  load?: () => Promise<CommandUnknownOpts>;
-  run?: (argv: string[]) => Promise<number>;
+  /** the command's definition (its cli.ts) */
+  load: () => Promise<CommandUnknownOpts>;
 }
 
 const COMMANDS: Record<string, Entry> = {
@@ -47,9 +45,8 @@ const COMMANDS: Record<string, Entry> = {
     load: async () => (await import("../reference/cli.ts")).referenceCommand(),
   },
   bench: {
-    summary:
-      "benchmarks: the mock, crawl quality and load, screenshots; the reference's deepcrawl, S3 store, page index",
-    run: async (argv) => (await import("../bench/cli.ts")).benchCommand(argv),
+    summary: "benchmarks of the mock, the reference and its parts (docs/performance.md)",
+    load: async () => (await import("../bench/cli.ts")).benchCommand(),
   },
   spec: {
     summary: "validate, summarise, lint and regenerate from spec/openapi.yaml",
@@ -77,25 +74,11 @@ export async function createProgram(load: string[] | "all", output: Output = CON
       "after",
       "\nExit codes: 0 ok, 1 the verdict failed (a check, property, threshold or target), 2 bad usage or could not run.\nEvery command's options: plumbline <command> --help, or docs/cli.md.",
     );
-  const legacy: Command[] = [];
   for (const [name, entry] of Object.entries(COMMANDS)) {
-    if (entry.load && (load === "all" || load.includes(name))) {
-      program.addCommand((await entry.load()).summary(entry.summary));
-    } else if (entry.run) {
-      const run = entry.run;
-      const cmd = program
-        .command(name)
-        .summary(entry.summary)
-        .allowUnknownOption()
-        .allowExcessArguments()
-        .action(exits((_opts, cmd) => run(cmd.args)));
-      legacy.push(cmd as unknown as Command);
-    } else {
-      program.command(name).summary(entry.summary);
-    }
+    if (load === "all" || load.includes(name)) program.addCommand((await entry.load()).summary(entry.summary));
+    else program.command(name).summary(entry.summary);
   }
   configureTree(program as unknown as CommandUnknownOpts, output);
-  for (const cmd of legacy) cmd.helpOption(false);
   return program;
 }
 

@@ -3,10 +3,16 @@
 // error prefix, exit codes: 2 for bad usage). Each command declares its options once, in its own cli.ts, with
 // these; help, usage and docs/cli.md are generated from that declaration. Light on purpose: every command's
 // definition imports it, and `plumbline --help` loads nothing else.
-import { type CommandUnknownOpts, InvalidArgumentError, Option, type OptionValues } from "@commander-js/extra-typings";
+import {
+  Command,
+  type CommandUnknownOpts,
+  InvalidArgumentError,
+  Option,
+  type OptionValues,
+} from "@commander-js/extra-typings";
 
-export { Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
 export type { CommandUnknownOpts, OptionValues };
+export { Command, InvalidArgumentError, Option };
 
 /** Help and docs/cli.md are wrapped at this width when the output is not a terminal (so they do not vary). */
 export const HELP_WIDTH = 100;
@@ -197,7 +203,13 @@ export function configureTree(program: CommandUnknownOpts, output: Output): void
   walk(program, (cmd) => {
     const path = commandPath(cmd);
     if (cmd.commands.length > 0) {
-      cmd.helpCommand("help [command]", "show a subcommand's help");
+      cmd.addHelpCommand(
+        new Command("help")
+          .argument("[command]")
+          .description("show a subcommand's help")
+          .helpOption(false)
+          .helpGroup("Commands:") as unknown as Command,
+      );
       // a command that serves and has subcommands (reference, conform): its options never reach a subcommand
       // (`reference --data-dir X keys list` would list ./data's keys): refused, naming where they go
       cmd.hook("preSubcommand", (parent, sub) => {

@@ -29,6 +29,7 @@ function arrivals(value: string): number {
 
 function compareCommand() {
   return new Command("compare")
+    .summary("the same scenario against the mock, Prism and a bare Fastify server")
     .description(
       "The same scenario against the plumbline mock, Prism mocking spec/openapi.yaml and a bare Fastify server answering the bytes the mock answered for each request, each started here on loopback in its own process; N alternating rounds of S seconds, the median round counts. Prints and writes the ratios (compare.json, compare.html).",
     )
