@@ -8,6 +8,12 @@ export {
   type PageIndexBenchResult,
   type PageIndexStoreResult,
 } from "./bench/page-index-bench.ts";
+export {
+  benchProxy,
+  type ProxyBenchOptions,
+  type ProxyBenchResult,
+  type ProxyBenchRound,
+} from "./bench/proxy-bench.ts";
 export { benchS3Package, type S3PackageBenchOptions, type S3PackageBenchResult } from "./bench/s3-package-bench.ts";
 export { createPayingFetch, type PayingFetchOptions } from "./client/paying-fetch.ts";
 export {
@@ -59,6 +65,11 @@ export {
 export type { MockAccountInput } from "./mock/memory-accounts.ts";
 export type { MockAdmin } from "./mock/mock-state.ts";
 export { DEMO_KEY, type MockOptions, type RunningMock, startMock } from "./mock/start-mock.ts";
+export type { Exchange as ProxyExchange, ExchangeSink } from "./proxy/exchange.ts";
+export type { PlumblineEntry, PlumblineHar } from "./proxy/har/har-entry.ts";
+export { RULES as PROXY_RULES } from "./proxy/judge/rules.ts";
+export type { ProxyReport, ReportedViolation } from "./proxy/report/violation-report.ts";
+export { type ProxyOptions, type RunningProxy, startProxy } from "./proxy/start-proxy.ts";
 export {
   type AuthServerProcessOptions,
   type RunningAuthServer,

@@ -73,10 +73,39 @@ function pageIndexCommand() {
     );
 }
 
+function proxyCommand() {
+  return new Command("proxy")
+    .summary(
+      "latency the proxy adds (p50, p99) and its throughput against direct calls; 1,000 concurrent requests recorded",
+    )
+    .description(
+      "The mock (plumbline mock --rate-limit 0) and the proxy in front of it (plumbline proxy, judging every exchange) run as child processes; this process is the client. Each round sends N sequential POST /search calls straight to the mock and N through the proxy (keep-alive; p50 and p99), then a throughput run of S seconds with C connections against each (autocannon, req/s); the side that goes first alternates between rounds, and the figures are the medians over the rounds. Then 1,000 concurrent requests go through a recording proxy started in this process and its recording must hold 1,000 entries. Writes reports/bench/proxy.json. Aim (no target: the machine's load moves it): p50 added <= 1 ms on loopback.",
+    )
+    .option("--rounds <n>", "alternating rounds", wholeNumber(1, 50), 5)
+    .option("--requests <n>", "sequential calls per side per round", wholeNumber(10, 100_000), 300)
+    .option("--duration <s>", "seconds of each throughput run", wholeNumber(1, 600), 3)
+    .option("--connections <n>", "connections of the throughput runs", wholeNumber(1, 1000), 16)
+    .option("--json", "print the result as JSON")
+    .addHelpText("after", "\nExit codes: 0 measured, 1 the recording missed an exchange, 2 could not run.")
+    .action(
+      exits(async (opts) => {
+        const { benchProxy, renderProxyBench } = await import("./proxy-bench.ts");
+        const result = await benchProxy({
+          rounds: opts.rounds,
+          requests: opts.requests,
+          duration: opts.duration,
+          connections: opts.connections,
+        });
+        console.log(opts.json ? JSON.stringify(result, null, 2) : renderProxyBench(result));
+        return result.recording.complete ? 0 : 1;
+      }),
+    );
+}
+
 export function benchCommand() {
   const bench = new Command("bench")
     .description(
-      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot) and of the reference's parts in this process (deepcrawl, s3-package, page-index). Figures and how they were measured: docs/performance.md.",
+      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index) and of the proxy (proxy). Figures and how they were measured: docs/performance.md.",
     )
     .addHelpText(
       "after",
@@ -88,5 +117,7 @@ export function benchCommand() {
   bench.addCommand(deepcrawlCommand());
   bench.addCommand(s3PackageCommand());
   bench.addCommand(pageIndexCommand());
+  bench.commandsGroup("The proxy (bench/, the mock and the proxy as child processes):");
+  bench.addCommand(proxyCommand());
   return bench;
 }

@@ -40,6 +40,10 @@ const COMMANDS: Record<string, Entry> = {
     summary: "conformance, a time-boxed fuzz and a short load run in one CI step, one exit code",
     load: async () => (await import("../gate/cli.ts")).gateCommand(),
   },
+  proxy: {
+    summary: "a validating, recording proxy in front of a target (hybrid: some operations from the mock)",
+    load: async () => (await import("../proxy/cli.ts")).proxyCommand(),
+  },
   reference: {
     summary: "run the reference implementation; administer its keys, payments and search index",
     load: async () => (await import("../reference/cli.ts")).referenceCommand(),

@@ -2,6 +2,7 @@
 // `--operations`, `--rate-limit` or `--fixture-url` mean the same on every command. Each command words the
 // description for what it does with the value.
 import { PRECONDITION_KINDS } from "../conformance/skip-reasons.ts";
+import { parseRateLimitOption } from "../spec/rate-limit-headers.ts";
 import { commaList, commaListOf, InvalidArgumentError, Option, wholeNumber } from "./command-kit.ts";
 
 export const targetOption = (what = "base URL of the implementation to judge") =>
@@ -40,10 +41,13 @@ export const allowSkippedOption = (what: string) =>
     `comma-separated kinds of missing precondition whose skipped checks do not fail ${what}: fixture-unreachable (the target cannot read the fixture site), fixture-manifest (no manifest, or one the site does not match), fixture-incomplete (an export without its other origins or a request log), broke-key, payment-key, oauth-account. Every skip is counted by kind in the summary and the JUnit file`,
   ).argParser(commaListOf(PRECONDITION_KINDS));
 
-/** `auto`, or `N[,operation=M]` requests per 60 s window (D-rate-limits). */
+/** `auto`, or `N[,operation=M]` requests per 60 s window (D-rate-limits); kept as text for the run to parse. */
 function rateLimit(value: string): string {
-  if (!/^(auto|\d+(,[A-Za-z][\w-]*=\d+)*)$/.test(value))
-    throw new InvalidArgumentError("Expected auto or N[,operation=M] (requests per 60 s).");
+  try {
+    parseRateLimitOption(value);
+  } catch {
+    throw new InvalidArgumentError("Expected auto or N[,operation=M] (requests per 60 s, each at least 1).");
+  }
   return value;
 }
 
@@ -56,6 +60,26 @@ export const rateLimitOption = (what: string) =>
 export const ignoreRateLimitsOption = (what: string) => new Option("--ignore-rate-limits", what).conflicts("rateLimit");
 
 export const maxCreditsOption = (what: string) => new Option("--max-credits <n>", what).argParser(wholeNumber(0));
+
+export const paymentMethodOption = (what: string) =>
+  new Option(
+    "--payment-method <method>",
+    `pay per request in ${what} with this method (needs --payment-key); without it they are skipped (the payment-key precondition)`,
+  ).choices(["test"] as const);
+
+export const paymentKeyOption = () =>
+  new Option("--payment-key <key>", "the target's test payment key (its --payment-test-key; D-payment-methods)").env(
+    "PLUMBLINE_PAYMENT_KEY",
+  );
+
+export const oauthUserOption = (what: string) =>
+  new Option(
+    "--oauth-user <login>",
+    `an account of the target's sign-in page: ${what} sign in and consent with it in headless Chromium ($PLUMBLINE_CHROMIUM, else /usr/bin/chromium); without it they are skipped where a person must consent (the oauth-account precondition)`,
+  ).env("PLUMBLINE_OAUTH_USER");
+
+export const oauthPasswordOption = () =>
+  new Option("--oauth-password <password>", "that account's password").env("PLUMBLINE_OAUTH_PASSWORD");
 
 export const reportDirOption = (what: string) => new Option("--report-dir <dir>", what);
 

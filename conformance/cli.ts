@@ -21,7 +21,11 @@ import {
   fixtureUrlOption,
   maxCreditsOption,
   noReportOption,
+  oauthPasswordOption,
+  oauthUserOption,
   operationsOption,
+  paymentKeyOption,
+  paymentMethodOption,
   rateLimitOption,
   reportDirOption,
   targetOption,
@@ -112,18 +116,8 @@ export function conformCommand() {
     .addOption(targetOption().makeOptionMandatory(false))
     .addOption(apiKeyOption().makeOptionMandatory(false))
     .addOption(brokeApiKeyOption())
-    .addOption(
-      new Option(
-        "--payment-method <method>",
-        "pay per request in the payment checks with this method (needs --payment-key); skipped with a warning without (the payment-key precondition)",
-      ).choices(["test"] as const),
-    )
-    .addOption(
-      new Option(
-        "--payment-key <key>",
-        "the target's test payment key (its --payment-test-key; D-payment-methods)",
-      ).env("PLUMBLINE_PAYMENT_KEY"),
-    )
+    .addOption(paymentMethodOption("the payment checks"))
+    .addOption(paymentKeyOption())
     .addOption(
       new Option(
         "--profile <name>",
@@ -162,13 +156,8 @@ export function conformCommand() {
     )
     .option("--timeout <s>", "seconds a deepcrawl task may take to complete (default 120)", decimal(1))
     .addOption(rateLimitOption("The suite paces itself below them instead of drawing 429s"))
-    .addOption(
-      new Option(
-        "--oauth-user <login>",
-        "an account of the target's sign-in page: the OAuth checks sign in and consent with it in headless Chromium ($PLUMBLINE_CHROMIUM, else /usr/bin/chromium); without it they are skipped where a person must consent (the oauth-account precondition)",
-      ).env("PLUMBLINE_OAUTH_USER"),
-    )
-    .addOption(new Option("--oauth-password <password>", "that account's password").env("PLUMBLINE_OAUTH_PASSWORD"))
+    .addOption(oauthUserOption("the OAuth checks"))
+    .addOption(oauthPasswordOption())
     .addOption(
       reportDirOption("where conformance.json, junit.xml and report.html go (default reports/conformance/<timestamp>)"),
     )

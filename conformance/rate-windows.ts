@@ -4,11 +4,9 @@
 // IETF RateLimit / RateLimit-Policy headers the target sends; a stated limit (--rate-limit N[,screenshot=M])
 // serves a target that advertises none.
 
-export interface StatedLimits {
-  /** requests per window for the whole account */
-  perAccount: number;
-  /** operationId → requests per window, for operations with a window of their own */
-  perOperation: Record<string, number>;
+import { parseRateLimitOption, type StatedRateLimits } from "../spec/rate-limit-headers.ts";
+
+export interface StatedLimits extends StatedRateLimits {
   windowSeconds: number;
 }
 
@@ -16,18 +14,8 @@ export type RateLimitSetting = "auto" | StatedLimits;
 
 /** `auto`, `N` or `N,screenshot=M,...` (one window of 60 s, D-rate-limits). */
 export function parseRateLimit(text: string): RateLimitSetting {
-  if (text === "auto") return "auto";
-  const [head, ...rest] = text.split(",").map((s) => s.trim());
-  const perAccount = Number(head);
-  if (!/^\d+$/.test(head) || perAccount < 1)
-    throw new Error(`--rate-limit takes auto or N[,operation=M], not "${text}"`);
-  const perOperation: Record<string, number> = {};
-  for (const part of rest) {
-    const m = /^([A-Za-z][\w-]*)=(\d+)$/.exec(part);
-    if (!m || Number(m[2]) < 1) throw new Error(`--rate-limit: "${part}" is not operation=N`);
-    perOperation[m[1]] = Number(m[2]);
-  }
-  return { perAccount, perOperation, windowSeconds: 60 };
+  const setting = parseRateLimitOption(text);
+  return setting === "auto" ? setting : { ...setting, windowSeconds: 60 };
 }
 
 interface Window {

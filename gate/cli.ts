@@ -1,6 +1,6 @@
 // `plumbline gate`: conformance, a time-boxed fuzz and a short load run in one CI step. Declarations only: the
 // three stages load once the arguments are good.
-import { Command, commaListOf, exits, Option, wholeNumber } from "../bin/command-kit.ts";
+import { Command, commaListOf, exits, Option, usageError, wholeNumber } from "../bin/command-kit.ts";
 import {
   allowSkippedOption,
   apiKeyOption,
@@ -10,7 +10,11 @@ import {
   fixtureUrlOption,
   ignoreRateLimitsOption,
   noReportOption,
+  oauthPasswordOption,
+  oauthUserOption,
   operationsOption,
+  paymentKeyOption,
+  paymentMethodOption,
   rateLimitOption,
   reportDirOption,
   targetOption,
@@ -48,11 +52,11 @@ export function gateCommand() {
     )
     .addOption(fixtureManifestOption())
     .addOption(fixtureLogOption())
-    .addOption(
-      allowSkippedOption(
-        "the gate (it has no payment key and signs in to no consent page: against a real target name payment-key,oauth-account)",
-      ),
-    )
+    .addOption(allowSkippedOption("the gate"))
+    .addOption(paymentMethodOption("the conformance payment checks"))
+    .addOption(paymentKeyOption())
+    .addOption(oauthUserOption("the conformance OAuth checks"))
+    .addOption(oauthPasswordOption())
     .addOption(
       rateLimitOption(
         "Conformance and the fuzzer pace themselves under them, the load stage runs at the rate they allow, counts a 429 within them as throttling and says which thresholds that rate cannot judge",
@@ -64,7 +68,15 @@ export function gateCommand() {
       ),
     )
     .option("--scenario <name>", "the load stage's scenario (default mixed; plumbline load --list)")
-    .option("--thresholds <file|name>", "the load stage's budgets (default mock; reference for the reference)")
+    .option(
+      "--thresholds <file|name>",
+      "the load stage's budgets (default gate: no errors and no answer slower than 35 s, no speed budget: a speed budget is the deployment owner's to state, in a file like load/thresholds/reference.json; the names mock and reference are this project's measured ones)",
+    )
+    .option(
+      "--wait-for-target <s>",
+      "seconds to wait for the target to answer GET /health at all before the first stage (default 30; 0: no wait), so a CI step may start it in the background just before",
+      wholeNumber(0),
+    )
     .option("--allow-remote", "allow a target that is not on loopback (the load stage refuses one otherwise)")
     .addOption(
       reportDirOption(
@@ -79,7 +91,9 @@ Exit codes: 0 every stage passed, 1 a check, property or threshold failed or con
 for a missing precondition not allowed, 2 a stage could not run (or the options cannot work).`,
     )
     .action(
-      exits(async (opts) => {
+      exits(async (opts, cmd) => {
+        if (opts.paymentMethod !== undefined && !opts.paymentKey)
+          usageError(cmd, "--payment-method test needs --payment-key KEY (the target's test key)");
         const { runGate } = await import("./run-gate.ts");
         const r = await runGate({
           target: opts.target,
@@ -93,6 +107,11 @@ for a missing precondition not allowed, 2 a stage could not run (or the options 
           fixtureManifest: opts.fixtureManifest,
           fixtureLog: opts.fixtureLog,
           allowSkipped: opts.allowSkipped,
+          paymentMethod: opts.paymentMethod,
+          paymentKey: opts.paymentMethod ? opts.paymentKey : undefined,
+          oauthUser: opts.oauthUser,
+          oauthPassword: opts.oauthPassword,
+          waitForTargetSeconds: opts.waitForTarget,
           rateLimit: opts.rateLimit,
           ignoreRateLimits: opts.ignoreRateLimits ?? false,
           scenario: opts.scenario,

@@ -41,16 +41,32 @@ export interface GateOptions {
   rateLimit?: string;
   /** the old behaviour: the load is not paced and a 429 is an error (limits lifted for the test key) */
   ignoreRateLimits?: boolean;
-  /** load scenario (default mixed) and thresholds (default: the file for the mock) */
+  /**
+   * load scenario (default mixed) and thresholds: a file or a name in load/thresholds/ (default "gate": correctness
+   * and answers that come at all, no speed budget, which only the deployment's owner can state); null judges nothing
+   */
   scenario?: string;
   thresholds?: string | null;
+  /** pay per request in the conformance payment checks (conformance --payment-method test --payment-key) */
+  paymentMethod?: "test";
+  paymentKey?: string;
+  /** an account the conformance OAuth checks sign in with (conformance --oauth-user/--oauth-password) */
+  oauthUser?: string;
+  oauthPassword?: string;
   allowRemote?: boolean;
+  /**
+   * seconds to wait for the target to answer at all (GET /health, any HTTP status) before the first stage, so a CI
+   * step may start the target in the background just before the gate (default 30; 0 does not wait)
+   */
+  waitForTargetSeconds?: number;
   /** default reports/gate/<timestamp>; null writes nothing */
   reportDir?: string | null;
   onProgress?: (line: string) => void;
 }
 
 const SHRINK_SECONDS = 5;
+/** The gate's default load budgets (load/thresholds/gate.json): correctness, never the machine's speed. */
+export const GATE_THRESHOLDS = "gate";
 /** Arrivals per second above which a credit budget does not set the load's pace (the cap still holds). */
 const MAX_BUDGET_RATE = 1000;
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(v)));
@@ -73,8 +89,34 @@ async function readBalance(target: string, key: string): Promise<number | null> 
 
 const firstLine = (s: string) => s.split("\n")[0];
 
+/** Waits until the target answers HTTP at all; the last connection error when it never did within `seconds`. */
+async function waitForTarget(target: string, seconds: number): Promise<string | null> {
+  const until = Date.now() + seconds * 1000;
+  let last = "";
+  for (;;) {
+    try {
+      const res = await fetch(`${target}/health`, { signal: AbortSignal.timeout(5000) });
+      await res.body?.cancel();
+      return null;
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      last = cause?.code ?? cause?.message ?? (err as Error).message;
+    }
+    if (Date.now() >= until) return last;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** The account's requests per second of a stated `N[,operation=M]` (per 60 s), for the fuzzer's fixed pace. */
 const statedRate = (text: string) => Number(text.split(",")[0]) / 60;
+
+/** "2/2 thresholds held (1 not judged: …)": a skipped threshold is neither held nor missed. */
+function thresholdTally(ts: Array<{ status: string }>): string {
+  const judged = ts.filter((t) => t.status !== "skipped");
+  const held = judged.filter((t) => t.status === "passed").length;
+  const skipped = ts.length - judged.length;
+  return `${held}/${judged.length} thresholds held${skipped ? ` (${skipped} not judged: not exercised or not judgeable at the run's rate)` : ""}`;
+}
 
 /** Options that cannot work, found before anything is sent. */
 function gateOptionsError(o: GateOptions): string | null {
@@ -122,6 +164,23 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       : o.reportDir;
   const stageDir = (s: StageName) => (dir === null ? null : join(dir, s));
   const outcomes: StageOutcome[] = [];
+  const waitSeconds = o.waitForTargetSeconds ?? 30;
+  const unreachable = await waitForTarget(target, waitSeconds);
+  if (unreachable !== null) {
+    const error = `the target did not answer at ${target}/health${waitSeconds ? ` within ${waitSeconds} s` : ""} (${unreachable}); is it started, and is the URL right? (--wait-for-target S waits longer)`;
+    log(`gate: could not run: ${error}`);
+    return {
+      exitCode: 2,
+      target: o.target,
+      startedAt: new Date(started).toISOString(),
+      seconds: (Date.now() - started) / 1000,
+      budgetCredits: o.budgetCredits ?? null,
+      creditsSpent: null,
+      stages: [],
+      reportDir: null,
+      error,
+    };
+  }
   const startBalance = await readBalance(target, o.apiKey);
   let spent = 0;
   // the account's balance is the most the gate can spend: without --budget-credits it is the budget, so no stage
@@ -160,6 +219,10 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         fixtureManifest: o.fixtureManifest,
         fixtureLog: o.fixtureLog,
         allowSkipped: o.allowSkipped,
+        paymentMethod: o.paymentMethod,
+        paymentKey: o.paymentKey,
+        oauthUser: o.oauthUser,
+        oauthPassword: o.oauthPassword,
         rateLimit: o.rateLimit,
         maxCredits: budgetLeft(),
         reportDir,
@@ -279,7 +342,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       rateLimit: o.rateLimit,
       ignoreRateLimits: o.ignoreRateLimits,
       fixtureUrl,
-      thresholds: o.thresholds,
+      thresholds: o.thresholds === undefined ? GATE_THRESHOLDS : o.thresholds,
       allowRemote: o.allowRemote,
       reportDir,
       onWait: (l) => log(`  ${l}`),
@@ -292,7 +355,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       exitCode: r.exitCode,
       creditsSpent: rep.credits.spent ?? null,
       report: reportDir === null ? null : "load/report.html",
-      summary: `${rep.thresholds.filter((t) => t.status === "passed").length}/${rep.thresholds.length} thresholds held; credits ${rep.credits.pass ? "accounted" : "NOT accounted"}${limits ? `; ${limits.detail}` : ""}`,
+      summary: `${thresholdTally(rep.thresholds)}; credits ${rep.credits.pass ? "accounted" : "NOT accounted"}${limits ? `; ${limits.detail}` : ""}`,
       cases: [
         ...(limits
           ? [

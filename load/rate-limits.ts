@@ -12,6 +12,7 @@
 // The headers are read with spec/rate-limit-headers.ts, the same code the fuzzer paces itself with.
 import {
   parseRateLimit,
+  parseRateLimitOption,
   parseRateLimitPolicy,
   type RateLimitPolicyState,
   retryAfterSeconds,
@@ -25,19 +26,7 @@ export type LoadRateLimitSetting = "auto" | "ignore" | { perAccount: number; per
 export const STATED_WINDOW_SECONDS = 60;
 
 /** `auto`, `N` or `N,screenshot=M` (requests per 60 s: the account's, then operations' own windows). */
-export function parseLoadRateLimit(text: string): LoadRateLimitSetting {
-  if (text === "auto") return "auto";
-  const [head, ...rest] = text.split(",").map((s) => s.trim());
-  if (!/^\d+$/.test(head) || Number(head) < 1)
-    throw new Error(`--rate-limit takes auto or N[,operation=M], not "${text}"`);
-  const perOperation: Record<string, number> = {};
-  for (const part of rest) {
-    const m = /^([A-Za-z][\w-]*)=(\d+)$/.exec(part);
-    if (!m || Number(m[2]) < 1) throw new Error(`--rate-limit: "${part}" is not operation=N`);
-    perOperation[m[1]] = Number(m[2]);
-  }
-  return { perAccount: Number(head), perOperation };
-}
+export const parseLoadRateLimit = (text: string): LoadRateLimitSetting => parseRateLimitOption(text);
 
 /** The headers a limiter reads from an answer (lower-case names). */
 export type LimitHeaders = Partial<Record<"ratelimit" | "ratelimit-policy" | "retry-after", string>>;

@@ -20,6 +20,8 @@ export interface ExchangeResponse {
   headers: HeaderList;
   /** as received from whoever answered (still Content-Encoding'd if it was) */
   body: Buffer;
+  /** set when the body passed the proxy's capture limit: `body` holds its first bytes only, `bytes` all that came */
+  truncated?: { bytes: number };
 }
 
 export interface Exchange {
@@ -39,6 +41,8 @@ export interface Exchange {
   /** absent when no answer came (upstream refused, reset or timed out): see `error` */
   response?: ExchangeResponse;
   error?: string;
+  /** hybrid mode: why the mock answered instead of the upstream (`upstream answered 502`, `upstream did not answer: …`) */
+  fallbackFrom?: string;
 }
 
 /** Anything that takes the proxy's exchanges as they complete. `add` must not throw and must not block. */

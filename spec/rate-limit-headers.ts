@@ -28,6 +28,31 @@ export interface RateLimitPolicyState {
 
 type Header = string | string[] | undefined;
 
+/** Limits a user states for a target that advertises none: requests per window, the account's and operations' own. */
+export interface StatedRateLimits {
+  perAccount: number;
+  /** operationId → requests per window, for operations with a window of their own */
+  perOperation: Record<string, number>;
+}
+
+/**
+ * The clients' `--rate-limit` value: `auto` (read the target's headers) or `N[,operation=M]` (requests per window
+ * of D-rate-limits' 60 s). Throws an error naming the option and the bad part.
+ */
+export function parseRateLimitOption(text: string): "auto" | StatedRateLimits {
+  if (text === "auto") return "auto";
+  const [head, ...rest] = text.split(",").map((s) => s.trim());
+  if (!/^\d+$/.test(head) || Number(head) < 1)
+    throw new Error(`--rate-limit takes auto or N[,operation=M], not "${text}"`);
+  const perOperation: Record<string, number> = {};
+  for (const part of rest) {
+    const m = /^([A-Za-z][\w-]*)=(\d+)$/.exec(part);
+    if (!m || Number(m[2]) < 1) throw new Error(`--rate-limit: "${part}" is not operation=N`);
+    perOperation[m[1]] = Number(m[2]);
+  }
+  return { perAccount: Number(head), perOperation };
+}
+
 /** The first item of a structured field: its name and parameters (`"default";r=199;t=8` → default, {r, t}). */
 function firstItem(header: Header): { name: string; params: Record<string, string | undefined> } | null {
   const value = Array.isArray(header) ? header[0] : header;

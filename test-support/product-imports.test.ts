@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const PRODUCT = /^(reference|mock|spec|conformance|fuzz|load|gate|client|bin)\//;
+const PRODUCT = /^(reference|mock|spec|conformance|fuzz|load|gate|client|proxy|bin)\//;
 const ROOT_ENTRIES = new Set(["index.ts", "index.js", "msw.js"]);
 const isTest = (f: string) => /\.test\.ts$/.test(f) || /(^|\/)test\//.test(f);
 const isProduct = (f: string) => (PRODUCT.test(f) || ROOT_ENTRIES.has(f)) && !isTest(f);

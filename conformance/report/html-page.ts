@@ -1,5 +1,7 @@
 // One self-contained HTML page (no external asset): the summary, every check with its interface-spec section and
 // basis, the failing exchanges with request, response and a curl command, and a client-side filter by status.
+
+import { SKIP_KINDS, type SkipTally } from "../skip-reasons.ts";
 import { basisLabel, type CheckResult, type ConformanceResult, type Exchange } from "../types.ts";
 import { curlCommand } from "./curl-command.ts";
 import { FILTER_SCRIPT, STYLE } from "./html-assets.ts";
@@ -55,6 +57,18 @@ ${failing.length > FAILING_SHOWN ? `<p class="reason">${failing.length - FAILING
 </details>`;
 }
 
+/** Skips cannot hide (issue 27): one row per kind, with its count, why, and whether it failed the run. */
+function skipRows(skips: SkipTally[]): string {
+  return skips
+    .map((t) => {
+      const verdict = t.allowed
+        ? `allowed (${esc(t.allowedBy ?? "")})`
+        : `<span class="verdict failed">fails the run</span>: <code>--allow-skipped ${esc(t.kind)}</code> accepts it`;
+      return `<tr><th>skipped: ${esc(t.kind)}</th><td colspan="3">${t.count} check${t.count === 1 ? "" : "s"}: ${esc(SKIP_KINDS[t.kind].label)}: ${esc(t.reason)}${t.precondition ? `; ${verdict}` : ""}</td></tr>`;
+    })
+    .join("\n");
+}
+
 export function htmlPage(r: ConformanceResult): string {
   const byId = new Map(r.exchanges.map((e) => [e.id, e]));
   const s = r.summary;
@@ -75,6 +89,7 @@ export function htmlPage(r: ConformanceResult): string {
 <tr><th>started</th><td>${esc(r.startedAt)}</td><th>duration</th><td>${(r.durationMs / 1000).toFixed(1)} s</td></tr>
 <tr><th>credits</th><td>plan ≤ ${r.planCredits}, spent ${r.creditsSpent ?? "?"}</td><th>bound set</th><td>${esc(r.boundSet ?? "not probed")}</td></tr>
 <tr><th>checks</th><td colspan="3">${s.passed} passed, ${s.failed} failed, ${s.warning} warnings, ${s.skipped} skipped, ${r.exchanges.length} exchanges</td></tr>
+${skipRows(r.skips ?? [])}
 ${r.error ? `<tr><th>error</th><td colspan="3">${esc(r.error)}</td></tr>` : ""}
 </table>
 <p>Credentials are shown as <code>$PLUMBLINE_API_KEY</code> / <code>$PLUMBLINE_BROKE_API_KEY</code>: set them to run the curl commands.</p>

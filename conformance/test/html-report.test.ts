@@ -26,7 +26,14 @@ beforeAll(async () => {
   const result = await runConformance({
     target: proxy.url,
     apiKey: "KEY",
-    only: ["health-status-version", "auth-health-open", "x-request-id", "discovery-openapi-json"],
+    // and a check skipped for a missing precondition (no --broke-api-key), so the page has a skip tally to show
+    only: [
+      "health-status-version",
+      "auth-health-open",
+      "x-request-id",
+      "discovery-openapi-json",
+      "billing-zero-balance-402",
+    ],
     reportDir: dir,
   });
   expect(result.summary.failed).toBeGreaterThan(0);
@@ -53,6 +60,17 @@ describe("the conformance HTML report in Chromium", () => {
     expect(text).toMatch(/curl /);
     expect(await page.locator('details.check[data-status="passed"]').count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("counts the skipped checks by kind and says which fail the run (issue 27: skips cannot hide)", async () => {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(join(dir, REPORT_FILES.html)).href);
+    const row = page.locator("table.summary tr", { hasText: "skipped: broke-key" });
+    expect(await row.count()).toBe(1);
+    const text = (await row.textContent()) ?? "";
+    expect(text).toMatch(/1 check: .*--broke-api-key/);
+    expect(text).toContain("fails the run: --allow-skipped broke-key accepts it");
     await page.close();
   });
 

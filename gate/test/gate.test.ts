@@ -1,101 +1,21 @@
 // `plumbline gate` run as the README's CI recipe runs it (issue 17): the implementation under test started as its own
 // process, then the gate CLI against it; green against the mock and the reference, red against a faulty target,
 // with one exit code, one JUnit file holding a suite per stage and one HTML page linking the stages' reports.
-import { execFile } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { startFixtureServer } from "../../conformance/fixtures/fixture-server.ts";
 import { startFaultProxy } from "../../conformance/test/fault-proxy.ts";
-import { BIN, startMockProcess } from "../../test-support/mock-process.ts";
+import { startMockProcess } from "../../test-support/mock-process.ts";
 import { startReferenceProcess } from "../../test-support/reference-process.ts";
+import { gate, junitSuites, removeGateReports, tempDir } from "./gate-cli.ts";
 
-const THRESHOLDS = fileURLToPath(new URL("./fixtures/gate-thresholds.json", import.meta.url));
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function gate(args: string[]): Promise<{ code: number; out: string; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "plumbline-gate-"));
-  dirs.push(dir);
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, "gate", ...args, "--report-dir", dir],
-      { timeout: 170_000, maxBuffer: 32 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-        resolve({ code: typeof code === "number" ? code : 1, out: stdout + stderr, dir });
-      },
-    );
-  });
-}
-
-const junitSuites = (dir: string) =>
-  [...readFileSync(join(dir, "junit.xml"), "utf8").matchAll(/<testsuite name="([^"]+)"[^>]*failures="(\d+)"/g)].map(
-    (m) => [m[1], Number(m[2])],
-  );
-
-describe("plumbline gate against npm start (issue 27: the mock with its default limits and the demo key)", () => {
-  it("passes every stage: load paced to the limits, credits accounted, within its time and the key's credits", async () => {
-    // `npm start` is `plumbline mock`: the demo key with 1000 credits, D-rate-limits (200 a minute per account)
-    const mock = await startMockProcess([]);
-    try {
-      // the broke key through the mock's admin API
-      const created = await fetch(`${mock.url}/__mock/accounts`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ key: "BROKE", credits: 0 }),
-      });
-      expect(created.status).toBe(201);
-      const r = await gate(["--target", mock.url, "--api-key", "plumbline-demo-key", "--broke-api-key", "BROKE"]);
-      const json = JSON.parse(readFileSync(join(r.dir, "gate.json"), "utf8"));
-      const load = JSON.parse(readFileSync(join(r.dir, "load", "load.json"), "utf8"));
-      // The load stage is judged by load/thresholds/mock.json, the mock's speed budgets (p(95) < 40ms over the 100
-      // or more answers a paced run gives). Tests never judge the machine's speed (a test file beside this one can
-      // take both cores): a breach of a latency budget alone is the one failure this test forgives, and it says so.
-      const breaches: Array<{ expression: string }> = load.thresholds.filter(
-        (t: { status: string }) => t.status === "failed",
-      );
-      const speedOnly = breaches.length > 0 && breaches.every((t) => /^(p\(|avg|med|min|max)/.test(t.expression));
-      if (speedOnly) console.warn(`gate test: latency budgets missed on a busy machine: ${JSON.stringify(breaches)}`);
-      expect(r.code, r.out.slice(-4000)).toBe(speedOnly ? 1 : 0);
-      expect(json.stages.map((s: { stage: string; exitCode: number }) => [s.stage, s.exitCode])).toEqual([
-        ["conform", 0],
-        ["fuzz", 0],
-        ["load", speedOnly ? 1 : 0],
-      ]);
-      // within its credit budget: the key's balance, never run dry
-      expect(json.creditsSpent).toBeGreaterThan(0);
-      expect(json.creditsSpent).toBeLessThanOrEqual(1000);
-      // the mock is synthetic: its real-page checks skipped, counted by kind, printed, not fatal
-      expect(json.stages[0].summary).toMatch(/skipped \(4 payment-key, \d+ synthetic\)$/);
-      expect(load.rateLimits).toMatchObject({ source: "advertised", allowedRate: 3.33 });
-      expect(load.rateLimits.pacedRate).toBeLessThanOrEqual(3);
-      expect(load.rateLimits.policies).toContainEqual({ policy: "default", quota: 200, windowSeconds: 60 });
-      // no 429 counted against the target: every one it sent was within its policy
-      expect((load.overall.statuses["429"] ?? 0) - load.overall.throttled).toBe(0);
-      expect(load.overall.errors).toBe(0);
-      expect(load.credits).toMatchObject({ checked: true, pass: true });
-      expect(load.creditCap.cap).toBeLessThanOrEqual(1000);
-      expect(json.stages[2].summary).toMatch(/credits accounted; the advertised limits \(200 per 60 s \(default\)/);
-      // within its time: the default 120 s the stages share, plus what ends a stage past its share (a window of the
-      // limits waited out by a balance read, the load's drain of at most 10 s): bounded by the work, not the machine
-      expect(json.seconds).toBeLessThanOrEqual(120 + 60 + 10);
-      const junit = readFileSync(join(r.dir, "junit.xml"), "utf8");
-      expect(junit).toMatch(/<testcase name="skipped: synthetic \(\d+ checks\)" classname="conform\.skips"/);
-      expect(junit).toMatch(/<testcase name="rate limits" classname="load\.limits"/);
-    } finally {
-      await mock.stop();
-    }
-  }, 300_000);
-});
+afterAll(removeGateReports);
 
 describe("plumbline gate", () => {
-  it("passes against the mock: three stages, one JUnit file, one page linking the three reports", async () => {
+  it("passes against the mock: three stages, one JUnit file, one page linking the three reports; pays with --payment-key", async () => {
     const mock = await startMockProcess(["--key", "GATE:100000000", "--key", "BROKE:0", "--rate-limit", "0"]);
     try {
       const r = await gate([
@@ -105,8 +25,10 @@ describe("plumbline gate", () => {
         "GATE",
         "--broke-api-key",
         "BROKE",
-        "--thresholds",
-        THRESHOLDS,
+        "--payment-method",
+        "test",
+        "--payment-key",
+        "plumbline-demo-payment-key",
         "--time",
         "25",
       ]);
@@ -127,6 +49,12 @@ describe("plumbline gate", () => {
         ["fuzz", 0],
         ["load", 0],
       ]);
+      // the payment key reached the conformance stage: its payment checks ran instead of being skipped
+      expect(json.stages[0].summary).not.toMatch(/payment-key/);
+      const conform = JSON.parse(readFileSync(join(r.dir, "conform", "conformance.json"), "utf8"));
+      expect(conform.checks.find((c: { id: string }) => c.id === "payment-receipt")).toMatchObject({
+        status: "passed",
+      });
     } finally {
       await mock.stop();
     }
@@ -135,8 +63,7 @@ describe("plumbline gate", () => {
   it("passes against the reference, on the operations it implements, within a credit budget", async () => {
     // issue 27: a fixture site the run does not serve comes with its manifest (the canary's tokens) and, for
     // sitemap-no-page-content, its request log
-    const site = mkdtempSync(join(tmpdir(), "plumbline-gate-fixtures-"));
-    dirs.push(site);
+    const site = tempDir("plumbline-gate-fixtures-");
     const manifest = join(site, "manifest.json");
     const requestLog = join(site, "requests.log");
     const fixtures = await startFixtureServer(0, "127.0.0.1", {
@@ -165,9 +92,7 @@ describe("plumbline gate", () => {
         "payment-key,oauth-account",
         "--scenario",
         "reference",
-        // correctness budgets, not the reference's speed budgets: this runs beside other test files (issue 25)
-        "--thresholds",
-        THRESHOLDS,
+        // no --thresholds: the gate's default correctness budgets, not the reference's speed budgets (issue 25)
         "--budget-credits",
         "400",
         "--time",
@@ -183,6 +108,37 @@ describe("plumbline gate", () => {
     } finally {
       await reference.stop();
       await fixtures.close();
+    }
+  }, 180_000);
+
+  it("waits for a target started in the background just before it (a CI step), and says so when none comes", async () => {
+    // a free port, then the gate first and the mock a second later, as `plumbline mock … & plumbline gate …` does
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const target = `http://127.0.0.1:${port}`;
+    const none = await gate(["--target", target, "--api-key", "GATE", "--wait-for-target", "1"]);
+    expect(none.code).toBe(2);
+    expect(none.out).toContain(`the target did not answer at ${target}/health within 1 s (ECONNREFUSED)`);
+    const running = gate([
+      "--target",
+      target,
+      "--api-key",
+      "GATE",
+      "--stages",
+      "conform",
+      "--allow-skipped",
+      "broke-key",
+    ]);
+    await new Promise((r) => setTimeout(r, 1000));
+    const mock = await startMockProcess(["--port", String(port), "--key", "GATE:100000000", "--rate-limit", "0"]);
+    try {
+      const r = await running;
+      expect(r.code, r.out.slice(-3000)).toBe(0);
+      expect(r.out).toMatch(/gate: conform passed/);
+    } finally {
+      await mock.stop();
     }
   }, 180_000);
 

@@ -51,7 +51,7 @@ describe("refusal of remote targets", () => {
     [{ apiKey: "" }, /--api-key is required/],
     [{ scenario: "nope" }, /no scenario "nope"; known: .*mixed/],
     [{ thresholds: "/nonexistent.json" }, /thresholds \/nonexistent\.json/],
-    [{ thresholds: "nope" }, /no thresholds "nope" in load\/thresholds\/ \(known: mock, reference\)/],
+    [{ thresholds: "nope" }, /no thresholds "nope" in load\/thresholds\/ \(known: gate, mock, reference\)/],
     [{ fixtureUrl: "127.0.0.1:4020" }, /--fixture-url "127.0.0.1:4020" is not a URL/],
     [{ fixtureUrl: "file:///srv/site" }, /--fixture-url must be http\(s\), not file:/],
     [{ fixtureUrl: "http://127.0.0.1:4020/?a=1" }, /--fixture-url takes a base URL without query/],
