@@ -81,7 +81,7 @@ function problems(words: string[]): string[] {
   for (const word of words.slice(i)) {
     for (const alternative of clean(word).split("|")) {
       const flag = /^--?[a-zA-Z][\w-]*/.exec(clean(alternative))?.[0];
-      if (!flag || !flag.startsWith("--")) continue;
+      if (!flag?.startsWith("--")) continue;
       const has = (c: CommandUnknownOpts | undefined) => c?.options.some((o) => o.long === flag || o.short === flag);
       const known =
         flag === "--help" || (cmd === root && flag === "--version") || has(cmd) || has(defaultSubcommand(cmd));

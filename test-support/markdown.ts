@@ -46,7 +46,7 @@ export function readPage(file: string): Page {
   lines.forEach((text, i) => {
     const fence = /^(\s*)(`{3,}|~{3,})(.*)$/.exec(text);
     if (open) {
-      if (fence && fence[2].startsWith(open.fence) && fence[3].trim() === "") {
+      if (fence?.[2].startsWith(open.fence) && fence[3].trim() === "") {
         blocks.push({ info: open.info, text: open.body.join("\n"), line: open.line });
         open = null;
       } else open.body.push(text);
