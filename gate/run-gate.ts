@@ -269,7 +269,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         apiKey: o.apiKey,
         timeSeconds,
         shrinkSeconds: SHRINK_SECONDS,
-        only: o.operations ? [...new Set([...o.operations, "usage"])] : undefined,
+        operations: o.operations ? [...new Set([...o.operations, "usage"])] : undefined,
         fixtureUrl,
         // stated limits: the fuzzer's fixed pace under the account's; otherwise the advertised pace, as before
         // (--ignore-rate-limits concerns the load stage: the fuzzer always kept to the target's limits)

@@ -100,7 +100,17 @@ export function cliSuite(shared: SharedMock): void {
 
     it("ignores --fixture-url on the mock, which fetches nothing, and says so", async () => {
       const { code, out } = await inProcess(
-        ["--target", shared.mock.url, "--api-key", MOCK_KEY, "--runs", "10", "--only", "crawl", "--no-report"].concat([
+        [
+          "--target",
+          shared.mock.url,
+          "--api-key",
+          MOCK_KEY,
+          "--runs",
+          "10",
+          "--operations",
+          "crawl",
+          "--no-report",
+        ].concat([
           "--fixture-url",
           "http://127.0.0.1:9/",
           "--corpus-dir",
