@@ -79,6 +79,7 @@ describe("the command tree", () => {
       expect(listedFlags(help).sort(), commandPath(cmd)).toEqual(expected.sort());
       expect(help, commandPath(cmd)).toMatch(new RegExp(`^Usage: ${commandPath(cmd)} `));
       for (const o of cmd.options) {
+        expect(o.description.length, `${commandPath(cmd)} ${o.long} has a description`).toBeGreaterThan(10);
         const shown = squash(help);
         expect(shown, `${commandPath(cmd)} ${o.long}`).toContain(squash(o.description));
         if (o.envVar) expect(shown, `${commandPath(cmd)} ${o.long}`).toContain(`env: ${o.envVar}`);
