@@ -2,7 +2,7 @@
 // the reference: load/bench/cli.ts); the benchmarks of the reference's parts in this process (deepcrawl, the S3
 // package store, the page index) are declared here, beside the test glue they need. Each benchmark's module is
 // imported only when it runs, so --help stays fast.
-import { Command, exits, InvalidArgumentError, wholeNumber } from "../bin/command-kit.ts";
+import { Command, exits, InvalidArgumentError, wholeNumber } from "../bin/command-kit.js";
 import { targetBenchCommands } from "../load/bench/cli.ts";
 
 function postgresUrl(value: string): string {

@@ -2,8 +2,8 @@
 // prints it. `npm run docs:cli` (this file with --write) rewrites it; --check exits 1 when the committed page is
 // stale, and bin/cli-docs.test.ts fails then, so the page cannot drift from the parser.
 import { pathToFileURL } from "node:url";
-import { createProgram } from "./cli.ts";
-import { type Command, type CommandUnknownOpts, commandPath, commandsOf, HELP_WIDTH } from "./command-kit.ts";
+import { createProgram } from "./cli.js";
+import { type Command, type CommandUnknownOpts, commandPath, commandsOf, HELP_WIDTH } from "./command-kit.js";
 import { derivedFile, derivedMode } from "./derived-file.ts";
 
 export const CLI_DOCS_PATH = new URL("../docs/cli.md", import.meta.url);

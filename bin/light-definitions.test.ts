@@ -14,7 +14,7 @@ const seen = new Set();
 module.registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); seen.add(r.url); return r; } });
 const { register } = await import("tsx/esm/api");
 register();
-const { createProgram } = await import("./bin/cli.ts");
+const { createProgram } = await import("./bin/cli.js");
 const program = await createProgram("all", { writeOut() {}, writeErr() {} });
 console.log(JSON.stringify({ commands: program.commands.length, urls: [...seen] }));
 `;

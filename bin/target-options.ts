@@ -3,7 +3,7 @@
 // description for what it does with the value.
 import { PRECONDITION_KINDS } from "../conformance/skip-reasons.ts";
 import { parseRateLimitOption } from "../spec/rate-limit-headers.ts";
-import { commaList, commaListOf, InvalidArgumentError, Option, wholeNumber } from "./command-kit.ts";
+import { commaList, commaListOf, InvalidArgumentError, Option, wholeNumber } from "./command-kit.js";
 
 export const targetOption = (what = "base URL of the implementation to judge") =>
   new Option("--target <url>", what).makeOptionMandatory();

@@ -11,7 +11,7 @@ import {
   requireOptions,
   usageError,
   wholeNumber,
-} from "../bin/command-kit.ts";
+} from "../bin/command-kit.js";
 import {
   allowSkippedOption,
   apiKeyOption,

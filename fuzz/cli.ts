@@ -9,7 +9,7 @@ import {
   InvalidArgumentError,
   Option,
   wholeNumber,
-} from "../bin/command-kit.ts";
+} from "../bin/command-kit.js";
 import { ALL_PROPERTIES } from "./repro/corpus-entry.ts";
 
 function rate(value: string): number | "auto" {

@@ -1,6 +1,6 @@
 // `plumbline gate`: conformance, a time-boxed fuzz and a short load run in one CI step. Declarations only: the
 // three stages load once the arguments are good.
-import { Command, commaListOf, exits, Option, usageError, wholeNumber } from "../bin/command-kit.ts";
+import { Command, commaListOf, exits, Option, usageError, wholeNumber } from "../bin/command-kit.js";
 import {
   allowSkippedOption,
   apiKeyOption,

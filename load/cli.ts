@@ -1,7 +1,7 @@
 // `plumbline load`: a load run against a target, judged by thresholds; `plumbline load compare`: the same scenario
 // against the plumbline mock, Prism and a bare Fastify route. Declarations only: autocannon and the run load once
 // the arguments are good.
-import { Command, decimal, exits, InvalidArgumentError, requireOptions, wholeNumber } from "../bin/command-kit.ts";
+import { Command, decimal, exits, InvalidArgumentError, requireOptions, wholeNumber } from "../bin/command-kit.js";
 import {
   apiKeyOption,
   fixtureUrlOption,

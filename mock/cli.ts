@@ -9,7 +9,7 @@ import {
   Option,
   repeatable,
   wholeNumber,
-} from "../bin/command-kit.ts";
+} from "../bin/command-kit.js";
 import { PROFILE_NAMES } from "../spec/profiles.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";

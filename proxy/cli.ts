@@ -1,7 +1,7 @@
 // `plumbline proxy`: the validating, recording proxy on a port until SIGINT/SIGTERM; then the report files and the
 // recording are written and the exit code says whether violations were seen (--fail-on). Declarations first: the
 // contract and the proxy load once the arguments are good.
-import { Command, commaList, exits, httpUrl, InvalidArgumentError, Option, wholeNumber } from "../bin/command-kit.ts";
+import { Command, commaList, exits, httpUrl, InvalidArgumentError, Option, wholeNumber } from "../bin/command-kit.js";
 import { PROFILE_NAMES } from "../spec/profiles.ts";
 
 /** A repeatable, comma-separated list: `--mock search --mock deepcrawl,screenshot`. */

@@ -12,7 +12,7 @@ import {
   type OptionValues,
   repeatable,
   wholeNumber,
-} from "../bin/command-kit.ts";
+} from "../bin/command-kit.js";
 import { checkS3Endpoint, parsePackageStoreUrl } from "./deepcrawl/s3-package-store-options.ts";
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // `plumbline spec …`: validate and summarise the document, lint it, regenerate the derived files. Declarations
 // only; each action loads what it needs (the document's loader and validators take ~300 ms to load).
-import { Command, exits, Option } from "../bin/command-kit.ts";
+import { Command, exits, Option } from "../bin/command-kit.js";
 import { PROFILE_NAMES } from "./profiles.ts";
 
 export const DECISIONS_PATH = new URL("./DECISIONS.md", import.meta.url);

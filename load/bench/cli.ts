@@ -1,6 +1,6 @@
 // The benchmarks of a target over HTTP (`plumbline bench mock-search | crawl-quality | crawl-load | screenshot`),
 // added to `plumbline bench` by bench/cli.ts. Declarations only: each benchmark loads when it runs.
-import { Command, decimal, exits, Option, wholeNumber } from "../../bin/command-kit.ts";
+import { Command, decimal, exits, Option, wholeNumber } from "../../bin/command-kit.js";
 
 function mockSearchCommand() {
   return new Command("mock-search")

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../../bin/cli.ts";
+import { main } from "../../../bin/cli.js";
 import { runFuzz } from "../../run-fuzz.ts";
 import { BIN, MOCK_KEY } from "../mock-process.ts";
 import type { SharedMock } from "./shared-mock.ts";
@@ -24,7 +24,7 @@ async function plumbline(...args: string[]) {
   }
 }
 
-/** The dispatcher in process (bin/cli.ts main): the same parsing and exit codes without another child process. */
+/** The dispatcher in process (bin/cli.js main): the same parsing and exit codes without another child process. */
 async function inProcess(args: string[]): Promise<{ code: number; out: string }> {
   const lines: string[] = [];
   const log = vi.spyOn(console, "log").mockImplementation((l: string) => void lines.push(l));

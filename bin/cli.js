@@ -1,25 +1,16 @@
 // `plumbline <command>`: the root of the command line (commander). Each command is declared once, in its folder's
 // cli.ts, and is loaded only when it runs: the parts pull in very different dependencies (SQLite and PostgreSQL
 // drivers, Chromium drivers, image codecs, autocannon), and even their definitions cost start-up time, so the root
-// knows each command by its name and one-line summary only (what `plumbline --help` lists).
+// knows each command by its name and one-line summary only (what `plumbline --help` lists). Plain JavaScript, like
+// command-kit.js: bin/plumbline.js loads tsx only when a command's definition (TypeScript) is needed.
 import { readFileSync } from "node:fs";
-import {
-  actionExitCode,
-  CONSOLE_OUTPUT,
-  Command,
-  type CommandUnknownOpts,
-  configureTree,
-  isCommanderError,
-  type Output,
-} from "./command-kit.ts";
+import { actionExitCode, CONSOLE_OUTPUT, Command, configureTree, isCommanderError } from "./command-kit.js";
 
-interface Entry {
-  summary: string;
-  /** the command's definition (its cli.ts) */
-  load: () => Promise<CommandUnknownOpts>;
-}
+/** @typedef {import("./command-kit.js").CommandUnknownOpts} CommandUnknownOpts */
+/** @typedef {import("./command-kit.js").Output} Output */
 
-const COMMANDS: Record<string, Entry> = {
+/** @type {Record<string, { summary: string; load: () => Promise<CommandUnknownOpts> }>} */
+const COMMANDS = {
   mock: {
     summary: "run the stateful mock of the API (npm start)",
     load: async () => (await import("../mock/cli.ts")).mockCommand(),
@@ -60,15 +51,19 @@ const COMMANDS: Record<string, Entry> = {
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);
 
-function version(): string {
-  return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+/** @returns {string} */
+function version() {
+  return JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 }
 
 /**
  * The `plumbline` program. `load` names the commands whose definitions are loaded ("all": every one, for the docs
  * and the tests walking the tree); the others are listed by name and summary only.
+ * @param {string[] | "all"} load
+ * @param {Output} [output]
+ * @returns {Promise<Command>}
  */
-export async function createProgram(load: string[] | "all", output: Output = CONSOLE_OUTPUT): Promise<Command> {
+export async function createProgram(load, output = CONSOLE_OUTPUT) {
   const program = new Command("plumbline")
     .description(
       "A stateful mock, a conformance suite, a fuzzer, load scripts and a reference implementation of the Web Search, Crawl and Extraction Service API.",
@@ -79,26 +74,36 @@ export async function createProgram(load: string[] | "all", output: Output = CON
       "\nExit codes: 0 ok, 1 the verdict failed (a check, property, threshold or target), 2 bad usage or could not run.\nEvery command's options: plumbline <command> --help, or docs/cli.md.",
     );
   for (const [name, entry] of Object.entries(COMMANDS)) {
-    if (load === "all" || load.includes(name)) program.addCommand((await entry.load()).summary(entry.summary));
+    if (load === "all" || load.includes(name))
+      program.addCommand(/** @type {any} */ (await entry.load()).summary(entry.summary));
     else program.command(name).summary(entry.summary);
   }
-  configureTree(program as unknown as CommandUnknownOpts, output);
+  configureTree(/** @type {CommandUnknownOpts} */ (/** @type {unknown} */ (program)), output);
   return program;
 }
 
-/** The commands an argv runs (its first word, or the one `help` names), whose definitions must be loaded. */
-function selected(argv: string[]): string[] {
+/**
+ * The commands an argv runs (its first word, or the one `help` names), whose definitions must be loaded.
+ * @param {string[]} argv
+ * @returns {string[]}
+ */
+export function selectedCommands(argv) {
   const [first, second] = argv;
-  if (first === "help" && second !== undefined) return [second];
-  return first !== undefined ? [first] : [];
+  const named = first === "help" ? second : first;
+  return named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : [];
 }
 
-/** Runs `plumbline ARGV`; resolves with the exit code (0 ok, 1 the verdict failed, 2 bad usage or could not run). */
-export async function main(argv: string[], output: Output = CONSOLE_OUTPUT): Promise<number> {
+/**
+ * Runs `plumbline ARGV`; resolves with the exit code (0 ok, 1 the verdict failed, 2 bad usage or could not run).
+ * @param {string[]} argv
+ * @param {Output} [output]
+ * @returns {Promise<number>}
+ */
+export async function main(argv, output = CONSOLE_OUTPUT) {
   try {
-    const program = await createProgram(selected(argv), output);
+    const program = await createProgram(selectedCommands(argv), output);
     await program.parseAsync(argv, { from: "user" });
-    return actionExitCode(program as unknown as CommandUnknownOpts) ?? 0;
+    return actionExitCode(/** @type {CommandUnknownOpts} */ (/** @type {unknown} */ (program))) ?? 0;
   } catch (err) {
     if (isCommanderError(err)) return err.exitCode === 0 ? 0 : 2;
     console.error(`plumbline: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,18 +1,13 @@
 // What every `plumbline` command shares on top of commander: the argument parsers (a bad value is refused naming
 // the flag and what it takes), the exit code an action returns, and the settings applied to the whole tree (output,
 // error prefix, exit codes: 2 for bad usage). Each command declares its options once, in its own cli.ts, with
-// these; help, usage and docs/cli.md are generated from that declaration. Light on purpose: every command's
-// definition imports it, and `plumbline --help` loads nothing else.
-import {
-  Command,
-  type CommandUnknownOpts,
-  InvalidArgumentError,
-  Option,
-  type OptionValues,
-} from "@commander-js/extra-typings";
+// these; help, usage and docs/cli.md are generated from that declaration. Plain JavaScript, like the root
+// (bin/cli.js): `plumbline --help` answers before tsx loads.
+import { Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
 
-export type { CommandUnknownOpts, OptionValues };
 export { Command, InvalidArgumentError, Option };
+/** @typedef {import("@commander-js/extra-typings").CommandUnknownOpts} CommandUnknownOpts */
+/** @typedef {import("@commander-js/extra-typings").OptionValues} OptionValues */
 
 /** Help and docs/cli.md are wrapped at this width when the output is not a terminal (so they do not vary). */
 export const HELP_WIDTH = 100;
@@ -21,8 +16,13 @@ export const HELP_WIDTH = 100;
 // Argument parsers: each returns the parsed value or throws InvalidArgumentError, which commander prints as
 // "plumbline CMD: option '--flag <n>' argument 'x' is invalid. Expected …".
 
-/** A whole number from min to max. */
-export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+/**
+ * A whole number from min to max.
+ * @param {number} min
+ * @param {number} [max]
+ * @returns {(value: string) => number}
+ */
+export function wholeNumber(min, max = Number.MAX_SAFE_INTEGER) {
   return (value) => {
     const n = Number(value);
     if (!/^\s*\d+\s*$/.test(value) || n < min || n > max)
@@ -35,8 +35,13 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (value:
   };
 }
 
-/** A number (fractions allowed) from min to max. */
-export function decimal(min: number, max = Number.MAX_VALUE): (value: string) => number {
+/**
+ * A number (fractions allowed) from min to max.
+ * @param {number} min
+ * @param {number} [max]
+ * @returns {(value: string) => number}
+ */
+export function decimal(min, max = Number.MAX_VALUE) {
   return (value) => {
     const n = Number(value);
     if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max)
@@ -47,28 +52,41 @@ export function decimal(min: number, max = Number.MAX_VALUE): (value: string) =>
   };
 }
 
-/** An http(s) URL with a host. */
-export function httpUrl(value: string): string {
+/**
+ * An http(s) URL with a host.
+ * @param {string} value
+ * @returns {string}
+ */
+export function httpUrl(value) {
   if (!/^https?:\/\/[^\s/]+/.test(value)) throw new InvalidArgumentError("Expected an http(s) URL.");
   return value;
 }
 
-/** A comma-separated list (spaces around items ignored, empty items dropped). */
-export function commaList(value: string): string[] {
+/**
+ * A comma-separated list (spaces around items ignored, empty items dropped).
+ * @param {string} value
+ * @returns {string[]}
+ */
+export function commaList(value) {
   return value
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
 }
 
-/** A comma-separated list of some of `choices`. */
-export function commaListOf<const T extends string>(choices: readonly T[]): (value: string) => T[] {
+/**
+ * A comma-separated list of some of `choices`.
+ * @template {string} T
+ * @param {readonly T[]} choices
+ * @returns {(value: string) => T[]}
+ */
+export function commaListOf(choices) {
   return (value) => {
     const items = commaList(value);
-    const bad = items.filter((i) => !choices.includes(i as T));
+    const bad = items.filter((i) => !choices.includes(/** @type {T} */ (i)));
     if (bad.length > 0 || items.length === 0)
       throw new InvalidArgumentError(`Allowed: ${choices.join(", ")} (comma-separated).`);
-    return items as T[];
+    return /** @type {T[]} */ (items);
   };
 }
 
@@ -76,49 +94,69 @@ export function commaListOf<const T extends string>(choices: readonly T[]): (val
  * An option whose name starts with `--no-` but takes a value of its own (`conform fixtures export
  * --no-sitemap-url URL`), not commander's negation of `--sitemap-url`: read it with
  * `cmd.getOptionValue("noSitemapUrl")`.
+ * @param {string} flags
+ * @param {string} description
+ * @returns {Option}
  */
-export function literalOption(flags: string, description: string): Option {
+export function literalOption(flags, description) {
   const option = new Option(flags, description);
   option.negate = false;
   return option;
 }
 
-/** A repeatable option: each occurrence parsed by `parse` and collected, in order. */
-export function repeatable<T>(parse: (value: string) => T): (value: string, previous: T[] | undefined) => T[] {
+/**
+ * A repeatable option: each occurrence parsed by `parse` and collected, in order.
+ * @template T
+ * @param {(value: string) => T} parse
+ * @returns {(value: string, previous: T[] | undefined) => T[]}
+ */
+export function repeatable(parse) {
   return (value, previous) => [...(previous ?? []), parse(value)];
 }
 
 /** A repeatable string option's parser (kept as given). */
-export const collect = repeatable((v: string) => v);
+export const collect = repeatable((/** @type {string} */ v) => v);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Exit codes: 0 ok, 1 the verdict failed, 2 could not run. An action returns its code; main() reads it.
 
-const exitCodes = new WeakMap<CommandUnknownOpts, number>();
+/** @type {WeakMap<CommandUnknownOpts, number>} */
+const exitCodes = new WeakMap();
 
-function rootOf(cmd: CommandUnknownOpts): CommandUnknownOpts {
+/**
+ * @param {CommandUnknownOpts} cmd
+ * @returns {CommandUnknownOpts}
+ */
+function rootOf(cmd) {
   let c = cmd;
   while (c.parent) c = c.parent;
   return c;
 }
 
-/** `plumbline reference keys`: the command's name with its parents'. */
-export function commandPath(cmd: CommandUnknownOpts): string {
-  const names: string[] = [];
-  for (let c: CommandUnknownOpts | null = cmd; c; c = c.parent) names.unshift(c.name());
+/**
+ * `plumbline reference keys`: the command's name with its parents'.
+ * @param {CommandUnknownOpts} cmd
+ * @returns {string}
+ */
+export function commandPath(cmd) {
+  /** @type {string[]} */
+  const names = [];
+  for (let /** @type {CommandUnknownOpts | null} */ c = cmd; c; c = c.parent) names.unshift(c.name());
   return names.join(" ");
 }
 
 /**
  * An action returning its exit code. A thrown Error is the command refusing its input or its target ("could not
  * run"): printed as `plumbline CMD: message`, exit 2. Commander's own errors (bad usage) pass through to main().
+ * @template {unknown[]} A
+ * @param {(...args: A) => Promise<number> | number} fn
+ * @returns {(...args: A) => Promise<void>}
  */
-export function exits<A extends unknown[]>(
-  fn: (...args: A) => Promise<number> | number,
-): (...args: A) => Promise<void> {
+export function exits(fn) {
   return async (...args) => {
-    const cmd = args[args.length - 1] as CommandUnknownOpts;
-    let code: number;
+    const cmd = /** @type {CommandUnknownOpts} */ (args[args.length - 1]);
+    /** @type {number} */
+    let code;
     try {
       code = await fn(...args);
     } catch (err) {
@@ -130,22 +168,35 @@ export function exits<A extends unknown[]>(
   };
 }
 
-/** The exit code an action of this program returned, if one ran. */
-export function actionExitCode(program: CommandUnknownOpts): number | undefined {
+/**
+ * The exit code an action of this program returned, if one ran.
+ * @param {CommandUnknownOpts} program
+ * @returns {number | undefined}
+ */
+export function actionExitCode(program) {
   return exitCodes.get(program);
 }
 
-export function isCommanderError(err: unknown): err is { code: string; exitCode: number; message: string } {
+/**
+ * @param {unknown} err
+ * @returns {err is { code: string; exitCode: number; message: string }}
+ */
+export function isCommanderError(err) {
   return (
     typeof err === "object" &&
     err !== null &&
-    typeof (err as { code?: unknown }).code === "string" &&
-    (err as { code: string }).code.startsWith("commander.")
+    typeof (/** @type {{ code?: unknown }} */ (err).code) === "string" &&
+    /** @type {{ code: string }} */ (err).code.startsWith("commander.")
   );
 }
 
-/** Bad usage found by an action (a combination commander cannot declare): exit 2, the command's help hint. */
-export function usageError(cmd: CommandUnknownOpts, message: string): never {
+/**
+ * Bad usage found by an action (a combination commander cannot declare): exit 2, the command's help hint.
+ * @param {CommandUnknownOpts} cmd
+ * @param {string} message
+ * @returns {never}
+ */
+export function usageError(cmd, message) {
   cmd.error(`error: ${message}`, { exitCode: 2, code: "commander.usage" });
   throw new Error(message); // not reached: cmd.error throws (exitOverride)
 }
@@ -153,8 +204,10 @@ export function usageError(cmd: CommandUnknownOpts, message: string): never {
 /**
  * Options required unless another option makes them moot (`conform --list`): refused as commander refuses a
  * mandatory option, exit 2.
+ * @param {CommandUnknownOpts} cmd
+ * @param {string[]} names
  */
-export function requireOptions(cmd: CommandUnknownOpts, names: string[]): void {
+export function requireOptions(cmd, names) {
   const values = cmd.opts();
   for (const name of names) {
     if (values[name] !== undefined) continue;
@@ -167,49 +220,68 @@ export function requireOptions(cmd: CommandUnknownOpts, names: string[]): void {
 // The settings every command of the tree gets (commander copies them to subcommands made with .command() only;
 // the commands here are built in their own modules and added, so they are applied once the tree is assembled).
 
-export interface Output {
-  writeOut(text: string): void;
-  writeErr(text: string): void;
-  /** help's width; default: the terminal's (at most HELP_WIDTH), HELP_WIDTH when not a terminal */
-  width?: number;
-}
+/**
+ * @typedef {object} Output
+ * @property {(text: string) => void} writeOut
+ * @property {(text: string) => void} writeErr
+ * @property {number} [width] help's width; default: the terminal's (at most HELP_WIDTH), HELP_WIDTH when not a terminal
+ */
 
-/** Console output (so in-process callers can capture it as they capture the actions' output). */
-export const CONSOLE_OUTPUT: Output = {
+/**
+ * Console output (so in-process callers can capture it as they capture the actions' output).
+ * @type {Output}
+ */
+export const CONSOLE_OUTPUT = {
   writeOut: (text) => console.log(text.replace(/\n$/, "")),
   writeErr: (text) => console.error(text.replace(/\n$/, "")),
 };
 
-function walk(cmd: CommandUnknownOpts, visit: (cmd: CommandUnknownOpts) => void): void {
+/**
+ * @param {CommandUnknownOpts} cmd
+ * @param {(cmd: CommandUnknownOpts) => void} visit
+ */
+function walk(cmd, visit) {
   visit(cmd);
-  for (const sub of cmd.commands) walk(sub as CommandUnknownOpts, visit);
+  for (const sub of cmd.commands) walk(/** @type {CommandUnknownOpts} */ (sub), visit);
 }
 
-/** Every command of the tree, parents first. */
-export function commandsOf(program: CommandUnknownOpts): CommandUnknownOpts[] {
-  const all: CommandUnknownOpts[] = [];
+/**
+ * Every command of the tree, parents first.
+ * @param {CommandUnknownOpts} program
+ * @returns {CommandUnknownOpts[]}
+ */
+export function commandsOf(program) {
+  /** @type {CommandUnknownOpts[]} */
+  const all = [];
   walk(program, (c) => all.push(c));
   return all;
 }
 
-function argumentTerm(a: { name(): string; required: boolean; variadic: boolean }): string {
+/**
+ * @param {{ name(): string; required: boolean; variadic: boolean }} a
+ * @returns {string}
+ */
+function argumentTerm(a) {
   const name = `${a.name()}${a.variadic ? "..." : ""}`;
   return a.required ? `<${name}>` : `[${name}]`;
 }
 
-export function configureTree(program: CommandUnknownOpts, output: Output): void {
+/**
+ * @param {CommandUnknownOpts} program
+ * @param {Output} output
+ */
+export function configureTree(program, output) {
   const width = () =>
     output.width ?? (process.stdout.isTTY ? Math.min(process.stdout.columns, HELP_WIDTH) : HELP_WIDTH);
   walk(program, (cmd) => {
     const path = commandPath(cmd);
     if (cmd.commands.length > 0) {
-      cmd.addHelpCommand(
-        new Command("help")
-          .argument("[command]")
-          .description("show a subcommand's help")
-          .helpOption(false)
-          .helpGroup("Commands:") as unknown as Command,
-      );
+      const help = new Command("help")
+        .argument("[command]")
+        .description("show a subcommand's help")
+        .helpOption(false)
+        .helpGroup("Commands:");
+      cmd.addHelpCommand(/** @type {any} */ (help));
       // a command that serves and has subcommands (reference, conform): its options never reach a subcommand
       // (`reference --data-dir X keys list` would list ./data's keys): refused, naming where they go
       cmd.hook("preSubcommand", (parent, sub) => {
