@@ -55,15 +55,31 @@ export { type BenchResult, benchMockSearch } from "./load/bench/mock-search-benc
 export { benchScreenshot, type ScreenshotBenchResult } from "./load/bench/screenshot-bench.ts";
 export {
   type CompareResult,
+  type LoadAccount,
+  type LoadAccountOptions,
+  type LoadExport,
+  type LoadExportOptions,
   type LoadOptions,
   type LoadReport,
   type LoadRun,
   parseThreshold,
   runCompare,
   runLoad,
+  runLoadAccount,
+  runLoadExport,
 } from "./load/index.ts";
 export type { MockAccountInput } from "./mock/memory-accounts.ts";
 export type { MockAdmin } from "./mock/mock-state.ts";
+export { type HarDocument, type HarEntry, ReplayFileError } from "./mock/replay/har-file.ts";
+export type {
+  ReplayAnswerView,
+  ReplayMatch,
+  ReplayReport,
+  ReplaySkip,
+  ReplaySource,
+  ReplayView,
+  ReplayViolation,
+} from "./mock/replay/replay.ts";
 export { DEMO_KEY, type MockOptions, type RunningMock, startMock } from "./mock/start-mock.ts";
 export type { Exchange as ProxyExchange, ExchangeSink } from "./proxy/exchange.ts";
 export type { PlumblineEntry, PlumblineHar } from "./proxy/har/har-entry.ts";

@@ -4,4 +4,4 @@ import { tsImport } from "tsx/esm/api";
 
 const api = await tsImport("./mock/msw/index.ts", import.meta.url);
 
-export const { createMockHandlers, DEFAULT_MSW_BASE_URL } = api;
+export const { createMockHandlers, DEFAULT_MSW_BASE_URL, ReplayFileError } = api;

@@ -126,6 +126,10 @@ export function conformCommand() {
         .choices(CONFORMANCE_PROFILES)
         .default("strict" as const),
     )
+    .option(
+      "--spec <file>",
+      "judge the target by another version of the contract (default spec/openapi.yaml): an older document against a newer implementation tells whether clients of the old contract still work; the checks, bound cases, prices and schemas all come from that document (docs/spec-diff.md)",
+    )
     .option("--only <ids>", "comma-separated check ids to run (--list shows them)", commaList)
     .option("--skip <ids>", "comma-separated check ids not to run", commaList)
     .option(
@@ -173,7 +177,7 @@ unknown operation id, a refused key, a plan over --max-credits, a manifest that 
       exits(async (opts, cmd) => {
         if (opts.list) {
           const { listChecks } = await import("./list-checks.ts");
-          for (const line of await listChecks()) console.log(line);
+          for (const line of await listChecks(opts.spec)) console.log(line);
           return 0;
         }
         requireOptions(cmd, ["target", "apiKey"]);
@@ -188,6 +192,7 @@ unknown operation id, a refused key, a plan over --max-credits, a manifest that 
           paymentMethod: opts.paymentMethod,
           paymentKey: opts.paymentKey,
           profile: opts.profile,
+          spec: opts.spec,
           only: opts.only ?? [],
           skip: opts.skip ?? [],
           include: opts.include ?? [],

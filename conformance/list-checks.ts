@@ -1,12 +1,12 @@
 // `plumbline conform --list`: one line per check of the registry: id, severity, basis, the operations it concerns,
 // whether it is opt-in, and the interface section it enforces.
-import { loadContract } from "../spec/index.ts";
 import { checkOperations } from "./plan.ts";
 import { CHECKS } from "./registry.ts";
+import { loadContracts } from "./run-conformance.ts";
 
-export async function listChecks(): Promise<string[]> {
-  const contract = await loadContract();
-  const alt = await loadContract({ profile: "alt-bounds" });
+/** `spec`: another version of the contract (`--spec FILE`), whose operations the checks concern. */
+export async function listChecks(spec?: string): Promise<string[]> {
+  const { contract, altContract: alt } = await loadContracts(spec);
   return CHECKS.map((c) => {
     const basis = c.basis.kind === "contract" ? "contract" : c.basis.kind === "client" ? "client" : c.basis.decision;
     const concerned = checkOperations(c, contract, alt);

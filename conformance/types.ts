@@ -181,6 +181,11 @@ export interface ConformanceOptions {
   /** the target's test payment key (`--payment-test-key` of the mock or the reference) */
   paymentKey?: string;
   profile?: ProfileName;
+  /**
+   * the version of the contract to judge the target by (default spec/openapi.yaml): an older document run against
+   * a newer implementation answers "will clients of the old contract still work?"
+   */
+  spec?: string;
   only?: string[];
   skip?: string[];
   /** operationIds the run is restricted to (default: every operation) */
@@ -237,6 +242,7 @@ export interface ResolvedOptions
       | "fixtureManifest"
       | "fixtureLog"
       | "allowSkipped"
+      | "spec"
     >
   > {
   rateLimit: RateLimitSetting;

@@ -1,7 +1,16 @@
 // `plumbline load`: a load run against a target, judged by thresholds; `plumbline load compare`: the same scenario
 // against the plumbline mock, Prism and a bare Fastify route. Declarations only: autocannon and the run load once
 // the arguments are good.
-import { Command, decimal, exits, InvalidArgumentError, requireOptions, wholeNumber } from "../bin/command-kit.js";
+import {
+  Command,
+  decimal,
+  exits,
+  InvalidArgumentError,
+  Option,
+  requireOptions,
+  usageError,
+  wholeNumber,
+} from "../bin/command-kit.js";
 import {
   apiKeyOption,
   fixtureUrlOption,
@@ -12,6 +21,13 @@ import {
   reportDirOption,
   targetOption,
 } from "../bin/target-options.ts";
+import {
+  API_KEY_ENV,
+  DEFAULT_ACCOUNT_STATE,
+  DEFAULT_EXPORT_DIR,
+  DEFAULT_EXPORT_RATE,
+  EXPORT_FORMATS,
+} from "./export/export-defaults.ts";
 
 function arrivals(value: string): number {
   const n = Number(value);
@@ -55,6 +71,102 @@ function compareCommand() {
         const files = writeCompare(run.result, dir);
         console.log(`\nreport: ${files.html}\n        ${files.json}`);
         return run.result.comparison.figures[0].unexpected === 0 ? 0 : 1;
+      }),
+    );
+}
+
+function exportCommand() {
+  return new Command("export")
+    .summary("the scenario, its thresholds and the target's limits as an Artillery or k6 script")
+    .description(
+      `A plumbline scenario, its thresholds and the target's limits as a script for a distributed load engine: artillery writes NAME.artillery.yml and its processor NAME.processor.mjs (one Artillery scenario per request, weights kept, the deepcrawl flow polled to its zip, the thresholds as ensure conditions); k6 writes NAME.k6.js (options.scenarios, an arrival-rate scenario, and options.thresholds; not run here). The API key is read from $${API_KEY_ENV} when the script runs; it is never written into a file (docs/load-export.md).`,
+    )
+    .option("--scenario <name>", "a file of load/scenarios/ or a path (default mixed)")
+    .addOption(targetOption("the API the script loads (Artillery: config.target; artillery run --target overrides it)"))
+    .addOption(new Option("--format <engine>", "the engine to write for").choices(EXPORT_FORMATS).makeOptionMandatory())
+    .option("--out <dir>", "where the files go", DEFAULT_EXPORT_DIR)
+    .option(
+      "--thresholds <file|name>",
+      "budgets, as plumbline load takes them (default mock; reference for the reference)",
+    )
+    .addOption(fixtureUrlOption("the fixture site filled into {{fixture}} (the reference scenario needs one)"))
+    .option(
+      "--rate <r>",
+      `arrivals per second of one load generator (default ${DEFAULT_EXPORT_RATE}; Artillery's --count N and k6-operator's parallelism run N generators: N x R in all; the engines are open-loop: plumbline load's closed loop has no equivalent); a deepcrawl flow is one arrival`,
+      arrivals,
+    )
+    .option("--duration <s>", "measured seconds, 1..600 (default 10)", decimal(1, 600))
+    .option(
+      "--warmup <s>",
+      "a ramp from 1 arrival/s to R first, 0..60 (default 2; not measured; flows have none)",
+      decimal(0, 60),
+    )
+    .addOption(
+      rateLimitOption(
+        "With auto and --api-key the limits are read now (one free GET /usage) and the rate capped at 90% of what they allow; without a key the script learns them from its answers. Either way the script holds back an arrival that would exceed a window and counts a 429 within the policy as throttling",
+      ),
+    )
+    .addOption(ignoreRateLimitsOption("not paced, a 429 is an error (limits lifted for the test key)"))
+    .addOption(new Option("--api-key <key>", "only to read the target's limits at export").env(API_KEY_ENV))
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 written, 2 could not export (bad arguments, a scenario or thresholds file that does not check,\n{{fixture}} without --fixture-url, a target whose limits could not be read).",
+    )
+    .action(
+      exits(async (opts) => {
+        const { exportScripts } = await import("./export/export-cli.ts");
+        return exportScripts({
+          scenario: opts.scenario,
+          target: opts.target,
+          format: opts.format,
+          outDir: opts.out,
+          thresholds: opts.thresholds,
+          fixtureUrl: opts.fixtureUrl,
+          rate: opts.rate,
+          durationSeconds: opts.duration,
+          warmupSeconds: opts.warmup,
+          rateLimit: opts.rateLimit,
+          ignoreRateLimits: opts.ignoreRateLimits ?? false,
+          apiKey: opts.apiKey,
+        });
+      }),
+    );
+}
+
+function accountCommand() {
+  return new Command("account")
+    .summary("the credit accounting of a run made from an exported script")
+    .description(
+      "The credit accounting of a run made from an exported script, in two steps around it: --before reads the balance (GET /usage) and records it in the state file; --report FILE reads the engine's JSON report (artillery run --output FILE, or k6 run --summary-export FILE) and checks what the script counted (credits of the successful calls, priced from the spec; paid requests never answered) against the fall of the balance since --before.",
+    )
+    .addOption(
+      new Option("--before", "read the balance before the run and record it in the state file").conflicts("report"),
+    )
+    .option("--report <file>", "the engine's JSON report of the run, to check")
+    .addOption(targetOption("the API the run loaded"))
+    .addOption(apiKeyOption("the key the run used"))
+    .option("--state <file>", `where --before records the balance (default ${DEFAULT_ACCOUNT_STATE})`)
+    .addOption(
+      new Option("--start-balance <n>", "the balance before the run, instead of a state file")
+        .argParser(wholeNumber(0))
+        .conflicts(["before", "state"]),
+    )
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 the balance fell by exactly what the run's successful calls cost (up to the unanswered ones'\nprice), 1 it did not (over- or under-charged, named), 2 could not check (no state, a report without the\nscript's counters, an unreachable target, a refused key).",
+    )
+    .action(
+      exits(async (opts, cmd) => {
+        if (!opts.before && !opts.report) usageError(cmd, "give --before (before the run) or --report FILE (after it)");
+        const { accountStep } = await import("./export/export-cli.ts");
+        return accountStep({
+          target: opts.target,
+          apiKey: opts.apiKey,
+          before: opts.before,
+          report: opts.report,
+          state: opts.state,
+          startBalance: opts.startBalance,
+        });
       }),
     );
 }
@@ -181,5 +293,7 @@ does not check, {{fixture}} without --fixture-url).`,
       }),
     );
   load.addCommand(compareCommand());
+  load.addCommand(exportCommand());
+  load.addCommand(accountCommand());
   return load;
 }

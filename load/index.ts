@@ -1,6 +1,8 @@
 // load/: load scripts against any target of the contract (a client: it imports only the spec module).
 export { type CompareOptions, type CompareResult, type CompareRun, runCompare } from "./compare/run-compare.ts";
 export { checkAccounting, readBalance } from "./credit-accounting.ts";
+export { type LoadAccount, type LoadAccountOptions, runLoadAccount } from "./export/load-account.ts";
+export { type ExportFormat, type LoadExport, type LoadExportOptions, runLoadExport } from "./export/run-export.ts";
 export type { LoadOptions } from "./load-options.ts";
 export { createLimiter, type Limiter, type LoadRateLimitSetting, parseLoadRateLimit } from "./rate-limits.ts";
 export { REPORT_FILES, writeLoadReport } from "./report/write-report.ts";

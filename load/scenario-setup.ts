@@ -9,7 +9,8 @@ import type { SetupStep } from "./scenario-file.ts";
 
 export type SetupOutcome = { ok: true; vars: Record<string, string> } | { ok: false; error: string };
 
-function pointer(doc: unknown, ptr: string): unknown {
+/** A JSON Pointer into a parsed answer (setup captures; the exported scripts' runtime uses it too). */
+export function pointer(doc: unknown, ptr: string): unknown {
   return ptr
     .split("/")
     .slice(1)

@@ -33,8 +33,15 @@ export function adminRoutes(app: FastifyInstance, admin: MockAdmin) {
       "PUT /__mock/deepcrawl/steps",
       "PUT|DELETE /__mock/deepcrawl/next",
       "GET|PUT /__mock/oauth",
+      "GET /__mock/replay",
     ],
   }));
+
+  app.get(
+    "/__mock/replay",
+    async (_req, reply) =>
+      admin.replay() ?? reply.code(404).send(notFound("recording: the mock was started without --replay")),
+  );
 
   app.post("/__mock/reset", async () => {
     admin.reset();

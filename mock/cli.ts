@@ -8,11 +8,35 @@ import {
   InvalidArgumentError,
   Option,
   repeatable,
+  usageError,
   wholeNumber,
 } from "../bin/command-kit.js";
 import { PROFILE_NAMES } from "../spec/profiles.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
+import type { ReplayMatch, ReplayReport } from "./replay/replay.ts";
+
+const REPLAY_MATCHES = ["exact", "ignore-body", "path"] as const satisfies readonly ReplayMatch[];
+
+/** What loading the recordings found: a summary on stdout, every answer that violates the spec on stderr. */
+function printReplay(r: ReplayReport) {
+  const skipped = new Map<string, number>();
+  for (const s of r.skipped) skipped.set(s.reason, (skipped.get(s.reason) ?? 0) + 1);
+  const why = [...skipped].map(([reason, n]) => `${n} ${reason}`).join(", ");
+  console.log(
+    `  replaying ${r.answers} recorded answers of ${r.entries} entries (match ${r.match}) from ${r.files.join(", ")}` +
+      (why ? `; skipped: ${why}` : "") +
+      "; GET /__mock/replay lists them",
+  );
+  for (const v of r.invalid) {
+    const errors = v.errors.slice(0, 3).map((e) => e.message);
+    if (v.errors.length > 3) errors.push(`and ${v.errors.length - 3} more`);
+    console.error(
+      `replay: ${v.file} entry ${v.entry}: ${v.method} ${v.path} ${v.status} violates the spec, ` +
+        `${v.served ? "served anyway (--replay-invalid)" : "not served (--replay-invalid serves it)"}: ${errors.join("; ")}`,
+    );
+  }
+}
 
 function parseKey(spec: string): MockAccountInput {
   const [key, credits, type] = spec.split(":");
@@ -78,6 +102,10 @@ export function mockCommand() {
         .default("primary" as const),
     )
     .option(
+      "--spec <file>",
+      "serve another version of the contract (YAML or JSON, OpenAPI 3.1), e.g. the one a client pins: its bounds, enums, prices and limits; an operation the mock has no engine for is answered from the document (its first 2xx example, Prefer: example=NAME, or a value generated from the schema), validated, priced and charged like the others (docs/spec-diff.md)",
+    )
+    .option(
       "--rate-limit <n>",
       "requests per minute per account (default: the document's 200; 0 turns limiting off)",
       wholeNumber(0),
@@ -103,6 +131,20 @@ export function mockCommand() {
       collect,
     )
     .option("--log", "log every request (pino, JSON lines)")
+    .option(
+      "--replay <file.har>",
+      "answer requests that match a recorded one with the recorded answer (repeatable: files are merged in order). The mock stays stateful: authentication, rate limits, validation (400/422) and credits (the contract's price) come first; recorded 401/402/429 are left to its own state; everything unmatched gets the mock's own answer. Identical requests get their recorded answers in order, then the last again. Every recorded answer is checked against the spec at start; violations are printed to stderr and not served (docs/record-replay.md)",
+      collect,
+    )
+    .addOption(
+      new Option(
+        "--replay-match <how>",
+        "exact: method, path, query and JSON body (key order and spacing ignored); ignore-body: method, path and query; path: method and path",
+      )
+        .choices(REPLAY_MATCHES)
+        .default("exact" as const),
+    )
+    .option("--replay-invalid", "serve recorded answers that violate the spec too (still printed at start)")
     .addHelpText(
       "after",
       `
@@ -111,7 +153,9 @@ variability=max, fail-entries="1,3", deepcrawl=failed, payment=refused|expired|r
 under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
     )
     .action(
-      exits(async (opts) => {
+      exits(async (opts, cmd) => {
+        if (!opts.replay && (opts.replayInvalid || cmd.getOptionValueSource("replayMatch") === "cli"))
+          usageError(cmd, "--replay-match and --replay-invalid go with --replay FILE");
         const { startMock } = await import("./start-mock.ts");
         const paymentMethods = opts.paymentMethod
           ? (await import("../reference/platform/payment-methods.ts")).paymentMethodsFromFlags(
@@ -128,6 +172,7 @@ under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
           clock: opts.clock,
           variability: opts.variability,
           profile: opts.profile,
+          spec: opts.spec,
           rateLimits: opts.rateLimit === undefined ? undefined : { perAccount: opts.rateLimit },
           deepcrawlSteps: opts.deepcrawlSteps,
           allowPrivateNetwork: opts.allowPrivateNetwork ?? false,
@@ -136,11 +181,15 @@ under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
           paymentTestKey: opts.paymentTestKey,
           paymentMethods,
           logger: opts.log ?? false,
+          replay: opts.replay,
+          replayMatch: opts.replayMatch,
+          replayInvalid: opts.replayInvalid ?? false,
         });
         console.log(`plumbline mock listening on ${mock.url}`);
         for (const k of mock.keys)
           console.log(`  key ${k.key}: ${k.credits} credits (${k.credentialType ?? "api_key"})`);
         console.log(`  pay per request: test method, key ${opts.paymentTestKey ?? DEMO_PAYMENT_KEY}`);
+        if (mock.replay) printReplay(mock.replay);
         console.log(`  docs ${mock.url}/docs, admin ${mock.url}/__mock, clock ${opts.clock}, seed ${opts.seed}`);
         await new Promise<void>((resolve) => {
           const stop = (signal: string) => {

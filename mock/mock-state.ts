@@ -20,6 +20,7 @@ import {
   type MockAccountView,
 } from "./memory-accounts.ts";
 import { createOAuthAuthority, type OAuthAuthority, withOAuthTokens } from "./oauth-authority.ts";
+import type { Replay, ReplayView } from "./replay/replay.ts";
 import { createRequestJournal, type RequestJournal } from "./request-journal.ts";
 import { codeForStatus } from "./steered-response.ts";
 import { type ClockMode, createVirtualClock, type VirtualClock } from "./virtual-clock.ts";
@@ -36,6 +37,8 @@ export interface MockStateOptions extends Omit<SyntheticEngineOptions, "now"> {
   clock: ClockMode;
   startTime?: number;
   deepcrawlSteps?: Partial<DeepcrawlSteps>;
+  /** recorded answers the mock replays (mock/replay/) */
+  replay?: Replay | null;
 }
 
 export interface MockAdmin {
@@ -55,6 +58,9 @@ export interface MockAdmin {
   deepcrawl: Pick<DeepcrawlSimulator, "setSteps" | "setNextScenario" | "list" | "steps">;
   /** the mock's authorization server: which account authorize() grants, token lifetimes (mock clock) */
   oauth: Pick<OAuthAuthority, "settings" | "configure">;
+  /** the replayed recordings: what was loaded, each answer and how often it was served, unmatched requests; null
+   * when the mock replays nothing */
+  replay(): ReplayView | null;
 }
 
 export interface MockState {
@@ -106,6 +112,7 @@ export function createMockState(o: MockStateOptions): MockState {
       faults.clear();
       batchRule = null;
       oauth.clear();
+      o.replay?.reset();
       if (clock.mode === "manual") clock.set(start);
     },
     createAccount(input) {
@@ -134,6 +141,7 @@ export function createMockState(o: MockStateOptions): MockState {
     },
     deepcrawl,
     oauth,
+    replay: () => o.replay?.view() ?? null,
   };
 
   return {

@@ -13,6 +13,8 @@ export interface JournalEntry {
   durationMs: number;
   /** present when the call was paid with the Payment scheme (D-payment-charging) */
   payment?: { method: string; amount: string; currency: string; receiptId: string; status: string };
+  /** present when a recorded answer was replayed: `file#entry` of the recording (mock --replay) */
+  replayedFrom?: string;
 }
 
 export interface RequestJournal {
@@ -47,6 +49,7 @@ export function createRequestJournal(capacity = 10_000): RequestJournal {
         durationMs: entry.durationMs,
       };
       if (entry.payment) e.payment = entry.payment;
+      if (entry.replayedFrom) e.replayedFrom = entry.replayedFrom;
       if (ring.length < capacity) ring.push(e);
       else ring[seq % capacity] = e;
       seq += 1;

@@ -10,6 +10,7 @@ import { type Contract, type ErrorCode, loadContract, type RateLimitPolicy } fro
 import { adminRoutes } from "./admin-routes.ts";
 import type { DeepcrawlSteps } from "./deepcrawl-simulator.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
+import { documentAnswers } from "./document-answers.ts";
 import { createSyntheticEngines } from "./engines/index.ts";
 import { memoizeEngines } from "./memoized-engines.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
@@ -17,6 +18,7 @@ import { createMockState, type MockAdmin } from "./mock-state.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
 import { paymentAdminRoutes } from "./payment-admin-routes.ts";
 import { refuseDeepcrawlTargets, refuseTargets } from "./refused-targets.ts";
+import { loadReplay, type Replay, type ReplayMatch, type ReplayReport, type ReplaySource } from "./replay/replay.ts";
 import { steerEngines } from "./steered-engines.ts";
 import { codeForStatus } from "./steered-response.ts";
 import { installSteering, NO_PREFERENCES, preferencesOf } from "./steering-plugin.ts";
@@ -39,6 +41,8 @@ export interface MockOptions {
   rateLimits?: Partial<RateLimitPolicy>;
   deepcrawlSteps?: Partial<DeepcrawlSteps>;
   profile?: string;
+  /** another version of the contract to serve (`--spec FILE`); default spec/openapi.yaml */
+  spec?: string;
   logger?: boolean;
   /** serve targets on loopback and private hosts too (D-target-refusal; cloud metadata stays refused) */
   allowPrivateNetwork?: boolean;
@@ -57,6 +61,18 @@ export interface MockOptions {
   paymentSecret?: string;
   /** seconds a payment challenge can be paid (default 300) */
   paymentChallengeTtlSeconds?: number;
+  /**
+   * recordings to replay (HAR files, or HAR documents already parsed), merged in order: a request that matches a
+   * recorded one gets the recorded answer once authentication, rate limits, validation and credits have passed
+   * (docs/record-replay.md). A file that cannot be read rejects the start with a ReplayFileError
+   */
+  replay?: ReplaySource | ReplaySource[];
+  /** how closely a request must match a recorded one: `exact` (default), `ignore-body`, `path` */
+  replayMatch?: ReplayMatch;
+  /** serve recorded answers that violate the spec as well (they are reported in `replay.invalid` either way) */
+  replayInvalid?: boolean;
+  /** the largest recording read, in bytes (default 256 MiB) */
+  replayMaxBytes?: number;
 }
 
 export interface RunningMock {
@@ -66,14 +82,27 @@ export interface RunningMock {
   app: FastifyInstance;
   contract: Contract;
   keys: MockAccountInput[];
+  /** what loading the recordings found (answers, skipped entries, answers that violate the spec); null without
+   * `replay` */
+  replay: ReplayReport | null;
   close(): Promise<void>;
 }
 
 export async function buildMock(options: MockOptions = {}) {
-  const contract = options.contract ?? (await loadContract({ profile: options.profile }));
+  const contract = options.contract ?? (await loadContract({ profile: options.profile, path: options.spec }));
   const seed = options.seed ?? 1;
   const keys = options.keys?.length ? options.keys : [{ key: DEMO_KEY, credits: 1000 }];
+  const replay: Replay | null =
+    options.replay === undefined || (Array.isArray(options.replay) && options.replay.length === 0)
+      ? null
+      : await loadReplay(options.replay, contract, {
+          match: options.replayMatch,
+          serveInvalid: options.replayInvalid,
+          maxBytes: options.replayMaxBytes,
+          publicUrl: options.publicUrl,
+        });
   const state = createMockState({
+    replay,
     contract,
     keys,
     clock: options.clock ?? "real",
@@ -108,6 +137,23 @@ export async function buildMock(options: MockOptions = {}) {
     clock: state.clock,
     engines,
     deepcrawl: refuseDeepcrawlTargets(state.deepcrawl, allowPrivate),
+    // a request steered by Prefer (example=, dynamic=, fail-entries=, deepcrawl=, variability=) asked for the
+    // mock's own answer: the recording stays out of it
+    recorded: replay
+      ? {
+          find: (req, operationId, body) => {
+            const p = preferencesOf(req);
+            const steered =
+              p !== NO_PREFERENCES &&
+              (p.example !== undefined ||
+                p.dynamic === true ||
+                p.failEntries !== undefined ||
+                p.deepcrawl !== undefined ||
+                p.variability !== undefined);
+            return steered ? null : replay.find(req, operationId, body);
+          },
+        }
+      : undefined,
     rateLimits: options.rateLimits,
     publicUrl: options.publicUrl,
     mcpUrl: options.mcpUrl,
@@ -125,6 +171,9 @@ export async function buildMock(options: MockOptions = {}) {
         deepcrawl: p.deepcrawl,
       } as object;
     },
+    // an operation of the document with no synthetic engine (mock --spec with a newer version) is answered from
+    // the document's examples or schema (document-answers.ts)
+    documentExecutor: documentAnswers(contract),
     batchEntryFault: (operationId, index, req): ErrorCode | null => {
       const p = preferencesOf(req);
       if (p.failEntries?.includes(index)) return "PLB_UPSTREAM_FAILED";
@@ -140,11 +189,11 @@ export async function buildMock(options: MockOptions = {}) {
       await oauthRoutes(app, state.oauth);
     },
   });
-  return { app, state, contract, keys };
+  return { app, state, contract, keys, replay };
 }
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const { app, state, contract, keys } = await buildMock(options);
+  const { app, state, contract, keys, replay } = await buildMock(options);
   const host = options.host ?? "127.0.0.1";
   await app.listen({ host, port: options.port ?? 4010 });
   const address = app.server.address();
@@ -157,6 +206,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     app,
     contract,
     keys,
+    replay: replay?.report ?? null,
     close: () => app.close(),
   };
 }

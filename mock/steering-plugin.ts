@@ -124,6 +124,7 @@ export function installSteering(
             status: payment.status,
           }
         : undefined,
+      replayedFrom: req.replayedFrom ?? undefined,
     });
     done();
   });

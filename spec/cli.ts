@@ -1,6 +1,7 @@
 // `plumbline spec …`: validate and summarise the document, lint it, regenerate the derived files. Declarations
 // only; each action loads what it needs (the document's loader and validators take ~300 ms to load).
-import { Command, exits, Option } from "../bin/command-kit.js";
+import { Command, exits, Option, usageError } from "../bin/command-kit.js";
+import { FORMATS } from "./diff/report-formats.ts";
 import { PROFILE_NAMES } from "./profiles.ts";
 
 export const DECISIONS_PATH = new URL("./DECISIONS.md", import.meta.url);
@@ -35,6 +36,47 @@ function summaryCommand() {
         const summary = { title: c.document.info.title, version: c.version, profile: c.profile, operations };
         console.log(JSON.stringify({ ...summary, decisions: c.decisions.map((d) => d.id) }, null, 2));
         return 0;
+      }),
+    );
+}
+
+function diffCommand() {
+  return new Command("diff")
+    .summary("breaking changes between two versions of an OpenAPI document")
+    .description(
+      "Breaking changes between two versions of an OpenAPI 3.1 or 3.0 document (YAML or JSON), compared by meaning: $refs are followed, so a schema moved under components, reordered keys or reformatted YAML is no change. Levels are judged from the client's side (docs/spec-diff.md).",
+    )
+    .argument(
+      "[base]",
+      "the older document: a file, or git:REF:path for the document as committed at REF (path from the repository's root), e.g. git:origin/main:spec/openapi.yaml",
+    )
+    .argument("[revision]", "the newer document, in the same forms")
+    .addOption(
+      new Option(
+        "--format <format>",
+        "text; json (the typed result); junit (one test case per change); markdown (a table for a pull-request comment); github (workflow annotations on REVISION's lines)",
+      )
+        .choices(FORMATS)
+        .default("text" as const),
+    )
+    .addOption(
+      new Option(
+        "--fail-on <level>",
+        "exit 1 when a change is breaking (breaking), or breaking or potentially breaking (warning)",
+      ).choices(["breaking", "warning"] as const),
+    )
+    .option("--severity <file>", "YAML or JSON mapping rule ids to breaking, potentially-breaking, non-breaking or off")
+    .option("--rules", "list the rules, their default levels and what each detects (no documents needed)")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 compared (and nothing reached --fail-on), 1 a change reached --fail-on, 2 bad arguments or a\ndocument that does not read.",
+    )
+    .action(
+      exits(async (base, revision, opts, cmd) => {
+        const { diffCommand: diff, listRules } = await import("./diff/cli.ts");
+        if (opts.rules) return listRules(opts.format);
+        if (base === undefined || revision === undefined) usageError(cmd, "BASE and REVISION are required");
+        return diff(base, revision, opts);
       }),
     );
 }
@@ -87,5 +129,6 @@ export function specCommand() {
         return derivedFile(DECISIONS_PATH, render, derivedMode(opts), "plumbline spec decisions --write");
       }),
     );
+  spec.addCommand(diffCommand());
   return spec;
 }

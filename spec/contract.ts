@@ -26,6 +26,8 @@ export interface Contract {
   /** the contract's own operations, without the discovery documents */
   contractOperations: OperationSpec[];
   operation(operationId: string): OperationSpec;
+  /** the operation, or undefined when this document has none by that id (another version of the contract) */
+  findOperation(operationId: string): OperationSpec | undefined;
   validators: ContractValidators;
   prices: PriceTable;
   decisions: Decision[];
@@ -59,7 +61,6 @@ async function build(path: string, profile: string): Promise<Contract> {
   const document = await dereferenceDocument(raw);
   const operations = indexOperations(document);
   const byId = new Map(operations.map((o) => [o.operationId, o]));
-  const rl = (raw["x-rate-limits"] ?? {}) as Record<string, unknown>;
   return {
     profile,
     raw,
@@ -72,14 +73,21 @@ async function build(path: string, profile: string): Promise<Contract> {
       if (!op) throw new Error(`no operation "${id}" in the contract`);
       return op;
     },
+    findOperation: (id) => byId.get(id),
     validators: createValidators(operations),
     prices: createPriceTable(operations),
     decisions: readDecisions(raw),
-    rateLimits: {
-      windowSeconds: Number(rl.window_seconds ?? 60),
-      perAccount: Number(rl.per_account ?? 200),
-      perOperation: (rl.per_operation ?? {}) as Record<string, number>,
-      retryAfterSeconds: Number(rl.retry_after_seconds ?? 60),
-    },
+    rateLimits: readRateLimits(raw),
+  };
+}
+
+/** The rate-limit policy of a document (`x-rate-limits`, D-rate-limits), its defaults filled in. */
+export function readRateLimits(doc: OpenApiDocument): RateLimitPolicy {
+  const rl = (doc["x-rate-limits"] ?? {}) as Record<string, unknown>;
+  return {
+    windowSeconds: Number(rl.window_seconds ?? 60),
+    perAccount: Number(rl.per_account ?? 200),
+    perOperation: (rl.per_operation ?? {}) as Record<string, number>,
+    retryAfterSeconds: Number(rl.retry_after_seconds ?? 60),
   };
 }

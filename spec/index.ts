@@ -1,6 +1,7 @@
 // The spec module: the single source of truth every part of plumbline imports (issue 2 §4).
-export { type Contract, type LoadOptions, loadContract, type RateLimitPolicy } from "./contract.ts";
+export { type Contract, type LoadOptions, loadContract, type RateLimitPolicy, readRateLimits } from "./contract.ts";
 export { type Decision, decisionReferences, readDecisions, renderDecisionsPage } from "./decisions.ts";
+export * from "./diff/index.ts";
 export { type OpenApiDocument, readRawDocument, SPEC_PATH } from "./document.ts";
 export {
   type ApiErrorBody,

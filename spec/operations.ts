@@ -61,6 +61,11 @@ function authMode(security: Obj[] | undefined): AuthMode {
   return anonymousAllowed ? "optional" : "required";
 }
 
+/** An operation's price (`x-pricing`), or null for a free one: the price table and `spec diff` read it here. */
+export function pricingOf(op: Obj): Pricing | null {
+  return (op["x-pricing"] as Pricing | undefined) ?? null;
+}
+
 /** Builds the index from a dereferenced document. */
 export function indexOperations(doc: OpenApiDocument): OperationSpec[] {
   const ops: OperationSpec[] = [];
@@ -105,7 +110,7 @@ export function indexOperations(doc: OpenApiDocument): OperationSpec[] {
         summary: String(op.summary ?? ""),
         auth: authMode(security),
         discovery: op["x-discovery"] === true,
-        pricing: (op["x-pricing"] as Pricing | undefined) ?? null,
+        pricing: pricingOf(op),
         batchMax: ((op["x-batch"] as Obj | undefined)?.maxItems as number | undefined) ?? null,
         requestSchema: (json?.schema as JsonSchema | undefined) ?? null,
         parameters: ((op.parameters ?? []) as Obj[]).map((p) => ({

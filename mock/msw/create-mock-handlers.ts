@@ -6,6 +6,7 @@ import { HttpResponse, http, type RequestHandler } from "msw";
 import type { Contract } from "../../spec/index.ts";
 import type { MockAccountInput } from "../memory-accounts.ts";
 import type { MockAdmin } from "../mock-state.ts";
+import type { ReplayReport } from "../replay/replay.ts";
 import { buildMock, type MockOptions } from "../start-mock.ts";
 
 export const DEFAULT_MSW_BASE_URL = "https://api.plumbline.test";
@@ -23,6 +24,8 @@ export interface MockHandlers {
   baseUrl: string;
   contract: Contract;
   keys: MockAccountInput[];
+  /** what loading `replay` found (answers, skipped entries, answers that violate the spec); null without it */
+  replay: ReplayReport | null;
   close(): Promise<void>;
 }
 
@@ -48,7 +51,7 @@ function responseHeaders(raw: Record<string, string | string[] | number | undefi
 
 export async function createMockHandlers(options: MockHandlersOptions = {}): Promise<MockHandlers> {
   const baseUrl = new URL(options.baseUrl ?? DEFAULT_MSW_BASE_URL).origin;
-  const { app, state, contract, keys } = await buildMock({ ...options, publicUrl: baseUrl });
+  const { app, state, contract, keys, replay } = await buildMock({ ...options, publicUrl: baseUrl });
   await app.ready();
   const host = new URL(baseUrl).host;
 
@@ -77,6 +80,7 @@ export async function createMockHandlers(options: MockHandlersOptions = {}): Pro
     baseUrl,
     contract,
     keys,
+    replay: replay?.report ?? null,
     close: () => app.close(),
   };
 }

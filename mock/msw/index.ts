@@ -1,4 +1,7 @@
 // `plumbline/msw`: the stateful mock as MSW request handlers (msw 2.x is a peer dependency: install it yourself).
+
+export { type HarDocument, ReplayFileError } from "../replay/har-file.ts";
+export type { ReplayMatch, ReplayReport, ReplaySource } from "../replay/replay.ts";
 export {
   createMockHandlers,
   DEFAULT_MSW_BASE_URL,

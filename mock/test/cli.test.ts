@@ -1,7 +1,10 @@
 // `plumbline mock` as a user runs it: prints its URL and the demo key, serves, and exits cleanly on SIGTERM.
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 const BIN = fileURLToPath(new URL("../../bin/plumbline.js", import.meta.url));
 
@@ -60,5 +63,77 @@ describe("plumbline mock", () => {
       expect(await p.exited, args.join(" ")).toBe(2);
       expect(p.output()).toMatch(/plumbline mock: /);
     }
+  }, 90_000);
+
+  it("replays --replay FILE.har: prints what it loaded, each answer that violates the spec on stderr", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plumbline-mock-cli-"));
+    const poll = (taskId: string, status: string) => ({
+      request: { method: "GET", url: `https://api.example.test/deepcrawl/status/${taskId}` },
+      response: {
+        status: 200,
+        headers: [{ name: "content-type", value: "application/json" }],
+        content: {
+          mimeType: "application/json",
+          text: JSON.stringify({ taskId, status, message: "m", error: null, zipUrl: null }),
+        },
+      },
+    });
+    const file = join(dir, "polls.har");
+    writeFileSync(
+      file,
+      JSON.stringify({ log: { version: "1.2", entries: [poll("dc_rec", "queued"), poll("dc_bad", "bogus")] } }),
+    );
+    try {
+      const p = run(["--port", "0", "--replay", file]);
+      const url = await p.listening;
+      expect(p.output()).toContain(`replaying 1 recorded answers of 2 entries (match exact) from ${file}`);
+      // stderr: its own pipe, read apart from the banner on stdout
+      await vi.waitFor(
+        () =>
+          expect(p.output()).toMatch(
+            /replay: .*polls\.har entry 1: GET \/deepcrawl\/status\/dc_bad 200 violates the spec, not served .*\/status must be equal to one of/,
+          ),
+        { timeout: 30_000 },
+      );
+      const replayed = await (await fetch(`${url}/deepcrawl/status/dc_rec`)).json();
+      expect(replayed).toMatchObject({ taskId: "dc_rec", status: "queued", message: "m" });
+      // not served: the mock's own answer for a task it does not know
+      expect((await fetch(`${url}/deepcrawl/status/dc_bad`)).status).toBe(404);
+      p.child.kill("SIGTERM");
+      expect(await p.exited).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it("refuses a recording it cannot read, and replay options without --replay, with exit code 2", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plumbline-mock-cli-"));
+    const broken = join(dir, "broken.har");
+    writeFileSync(broken, "{ not json");
+    try {
+      const cases: Array<[string[], RegExp]> = [
+        [["--replay", broken], /plumbline mock: replay .*broken\.har: is not JSON/],
+        [["--replay", join(dir, "absent.har")], /absent\.har: cannot be read \(ENOENT\)/],
+        [
+          ["--replay", broken, "--replay-match", "fuzzy"],
+          /option '--replay-match <how>' argument 'fuzzy' is invalid\. Allowed choices are exact, ignore-body, path\./,
+        ],
+        [["--replay-invalid"], /--replay-match and --replay-invalid go with --replay FILE/],
+      ];
+      for (const [args, message] of cases) {
+        const p = run(["--port", "0", ...args]);
+        expect(await p.exited, args.join(" ")).toBe(2);
+        expect(p.output()).toMatch(message);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it("lists the replay options in --help, with exit 0", async () => {
+    const p = run(["--help"]);
+    expect(await p.exited).toBe(0);
+    for (const flag of ["--replay <file.har>", "--replay-match <how>", "--replay-invalid"])
+      expect(p.output()).toContain(flag);
   }, 90_000);
 });

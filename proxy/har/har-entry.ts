@@ -6,6 +6,8 @@ import type { RedactedView } from "../redacted-view.ts";
 
 export interface PlumblineEntryMeta {
   id: number;
+  /** base URL of the upstream the request was forwarded to (its path is the base path replay strips) */
+  upstream?: string;
   operationId?: string;
   servedBy: Exchange["servedBy"];
   redacted: string[];
@@ -95,6 +97,7 @@ export function harEntry(ex: Exchange, view: RedactedView): PlumblineEntry {
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send, wait, receive },
     _plumbline: {
       id: ex.id,
+      ...(ex.upstream ? { upstream: ex.upstream } : {}),
       ...(ex.operationId ? { operationId: ex.operationId } : {}),
       servedBy: ex.servedBy,
       redacted: view.redacted,

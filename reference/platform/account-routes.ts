@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { serializeError } from "../../spec/index.ts";
 import { statusResponse } from "./deepcrawl-service.ts";
 import type { PlatformOptions } from "./platform-options.ts";
+import { sendRecorded } from "./recorded-answers.ts";
 import { baseUrlOf, sendError } from "./request-state.ts";
 
 /** Parameters on operations that list no 422 are answered 400 with the same errors[] (D-validation-status). */
@@ -53,6 +54,9 @@ export function accountRoutes(app: FastifyInstance, o: PlatformOptions) {
     handler: async (req, reply) => {
       const bad = parameterError(o, req, reply);
       if (bad) return bad;
+      // the mock's replay: a recorded poll of a recorded task (recorded-answers.ts)
+      const found = o.recorded?.find(req, "deepcrawlStatus", undefined);
+      if (found) return sendRecorded(req, reply, found);
       const { taskId } = req.params as { taskId: string };
       const task = await o.deepcrawl.get(taskId);
       if (!task) {
@@ -71,6 +75,9 @@ export function accountRoutes(app: FastifyInstance, o: PlatformOptions) {
   // where zipUrl points (zipPath(); D-deepcrawl-zip): a signed, expiring link (deepcrawl-link.ts); a missing, expired
   // or tampered signature answers 404 like an unknown task, so a link tells nothing once it is no longer valid
   app.get("/deepcrawl/files/:file", async (req, reply) => {
+    // the mock's replay: the recorded download of a recorded task's zip, its link signed by whoever recorded it
+    const found = o.recorded?.find(req, null, undefined);
+    if (found) return sendRecorded(req, reply, found);
     const { file } = req.params as { file: string };
     const taskId = file.endsWith(".zip") ? file.slice(0, -4) : file;
     const notFound = () =>

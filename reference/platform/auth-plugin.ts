@@ -28,7 +28,16 @@ export const authPlugin = fp<
 
     // bound to each contract route's operation when it is registered (addOperationHook); it runs after the global
     // hooks (request headers, the mock's steering), as before
-    addOperationHook(app, (id) => authenticateFor(o.contract.operation(id)));
+    // a route whose operation this document lacks (the mock serving another version of the contract) answers as
+    // a route the contract does not define
+    addOperationHook(app, (id) => {
+      const op = o.contract.findOperation(id);
+      return op ? authenticateFor(op) : notInDocument;
+    });
+
+    const notInDocument: onRequestHookHandler = (_req, reply) => {
+      sendError(reply, serializeError("PLB_ROUTE_NOT_FOUND"));
+    };
 
     /** A callback hook: the common paths (public routes, a known key) allocate no promise of their own. */
     function authenticateFor(op: OperationSpec): onRequestHookHandler {

@@ -5,6 +5,7 @@ import { accountRoutes } from "./account-routes.ts";
 import { agentDiscoveryRoutes } from "./agent-discovery-routes.ts";
 import { authPlugin } from "./auth-plugin.ts";
 import { discoveryRoutes } from "./discovery-routes.ts";
+import { documentRoute } from "./document-route.ts";
 import { errorHandlingPlugin } from "./error-handling-plugin.ts";
 import {
   addBodyDeadline,
@@ -46,11 +47,19 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
   await app.register(errorHandlingPlugin);
   addBodyDeadline(app, o.requestTimeouts?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUTS.requestTimeoutMs);
   await app.register(requestHeadersPlugin);
+  // set when a recorded answer is served (recorded-answers.ts); only the mock's replay has any
+  if (o.recorded) app.decorateRequest("replayedFrom", null);
   if (o.extend) await o.extend(app);
   await app.register(authPlugin, o);
   await app.register(rateLimitPlugin, o);
 
-  const paid = createPaidHandler(o, createExecutors(o.engines, o.deepcrawl), (err, requestId) =>
+  const executors = createExecutors(o.engines, o.deepcrawl);
+  for (const op of o.contract.contractOperations) {
+    if (!op.pricing || executors[op.operationId]) continue;
+    if (!o.documentExecutor) throw new Error(`no engine serves operation ${op.operationId} (${op.method} ${op.path})`);
+    executors[op.operationId] = o.documentExecutor(op);
+  }
+  const paid = createPaidHandler(o, executors, (err, requestId) =>
     app.log.error({ err, reqId: requestId }, "engine error"),
   );
   for (const op of o.contract.contractOperations.filter((c) => c.pricing)) {
@@ -65,6 +74,12 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
   discoveryRoutes(app, o);
   agentDiscoveryRoutes(app, o);
   await mcpRoutes(app, o);
+  // free operations of the document that no route above serves (another version of the contract adds one)
+  for (const op of o.contract.contractOperations) {
+    if (op.pricing || app.hasRoute({ method: op.method.toUpperCase() as "GET", url: op.routePath })) continue;
+    if (!o.documentExecutor) throw new Error(`no route serves operation ${op.operationId} (${op.method} ${op.path})`);
+    documentRoute(app, o, op, o.documentExecutor(op));
+  }
   app.addHook("preClose", (done) => {
     // Graceful shutdown: Node closes the connections that are idle when close() is called; one busy with a call
     // then would, once answered, stay open idle for the keep-alive timeout (72 s) and hold the exit back

@@ -17,6 +17,7 @@ import { payerAccount, recordPayment } from "./payment-accounting.ts";
 import { paymentChallenge, priceCurrency } from "./payment-challenge.ts";
 import { type AdmittedPayment, hasPaymentCredential } from "./payment-gate.ts";
 import type { PlatformOptions } from "./platform-options.ts";
+import { chargedEntries, type FoundAnswer, recordedCredits, sendRecorded } from "./recorded-answers.ts";
 import { trendingPlatforms } from "./request-defaults.ts";
 import { baseUrlOf, sendError } from "./request-state.ts";
 import { type Account, type Hold, isPending } from "./stores.ts";
@@ -335,6 +336,11 @@ export function createPaidHandler(
     }
     const account = (payment ? payerAccount(payment) : req.account) as Account;
     const paid = payment !== null;
+    if (o.recorded) {
+      // the mock's replay: a recorded answer in the engine's place, charged as the contract prices it
+      const found = o.recorded.find(req, op.operationId, body);
+      if (found && (await replayed(req, reply, op, body, found, account, payment))) return reply;
+    }
     // the client hanging up cancels the work it asked for (issue 12): fetches, parses, the rest of a batch
     const hangUp = new ClientHangUp(reply);
     // D-batch-execution: a hang-up releases every hold at once, so no reader sees the balance change afterwards
@@ -352,6 +358,43 @@ export function createPaidHandler(
     // a function of its own: its closures kept in the handler made every call's frame and context bigger
     return batch(req, reply, op, body as unknown[], payment, paid, hangUp, holds, engine, ctx);
   };
+
+  /**
+   * Serves a recorded answer once its price is charged: held and settled from the balance (or captured from the
+   * Payment credential) for the entries the recorded outcome charges (recorded-answers.ts). False when the balance
+   * cannot cover them: the call then runs as any other, and meets its 402 (or a batch its 402 entries). A boolean,
+   * not the reply: a reply is a thenable, and an async function returning it would wait for the response to end.
+   */
+  async function replayed(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    op: OperationSpec,
+    body: unknown,
+    found: FoundAnswer,
+    account: Account,
+    payment: AdmittedPayment | null,
+  ): Promise<boolean> {
+    const charged = chargedEntries(op, body, found.answer);
+    if (payment) {
+      found.take(); // before the await: a concurrent identical call gets the next recorded answer
+      const entries = Array.isArray(body) ? body : [body];
+      const captured = addAmounts(charged.map((i) => entryPrice(contract.prices, op.operationId, entries[i])));
+      await settlePayment(reply, req, op, payment, charged.length ? captured : "0");
+      sendRecorded(req, reply, found);
+      return true;
+    }
+    const credits = recordedCredits(contract, op, body, charged);
+    if (credits > 0) {
+      // the mock's memory store holds and settles at once, so nothing runs between find() and take()
+      const held = accounts.hold(account.id, credits, { operationId: op.operationId, requestId: req.id });
+      const hold = isPending(held) ? await held : held;
+      if (!hold) return false;
+      const settled = accounts.settle(hold);
+      if (isPending(settled)) await settled;
+    }
+    sendRecorded(req, reply, found);
+    return true;
+  }
 
   async function batch(
     req: FastifyRequest,

@@ -1,11 +1,13 @@
 // Everything an implementation plugs into the platform (style: one injected record, as Prism's core takes).
 import type { FastifyRequest } from "fastify";
-import type { Contract, ErrorCode, RateLimitPolicy } from "../../spec/index.ts";
+import type { Contract, ErrorCode, OperationSpec, RateLimitPolicy } from "../../spec/index.ts";
 import type { BatchLimits } from "./batch.ts";
 import type { DeepcrawlService } from "./deepcrawl-service.ts";
 import type { EngineContext, Engines } from "./engines.ts";
 import type { RequestTimeouts } from "./framework-errors.ts";
+import type { Executor } from "./operation-executors.ts";
 import type { PaymentFault, PaymentGate } from "./payment-gate.ts";
+import type { RecordedAnswers } from "./recorded-answers.ts";
 import type { AccountStore, Clock, RateLimitStore } from "./stores.ts";
 
 export interface PlatformOptions {
@@ -41,8 +43,19 @@ export interface PlatformOptions {
   payments?: PaymentGate;
   /** lets the mock refuse a presented Payment credential as expired, replayed or refused (Prefer: payment=…) */
   paymentFault?: (req: FastifyRequest) => PaymentFault | null;
+  /**
+   * answers recorded earlier, given instead of running an engine once a request has passed authentication, rate
+   * limits, validation and the hold of its price (the mock's replay; recorded-answers.ts)
+   */
+  recorded?: RecordedAnswers;
   /** how long a request may take to arrive (D-framework-errors) */
   requestTimeouts?: Partial<RequestTimeouts>;
   /** batch concurrency and deadline (D-batch-execution) */
   batchLimits?: Partial<BatchLimits>;
+  /**
+   * the executor of an operation of the document that no engine serves (another version of the contract, which
+   * adds one): the mock answers it from the document's examples or schema. Absent, such an operation is refused
+   * when the platform is created, naming it.
+   */
+  documentExecutor?: (op: OperationSpec) => Executor;
 }
