@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../test-support/cli-process.ts";
+import { type CapturedProgram, capturedProgram } from "../tools/cli-docs.ts";
 import { main } from "./cli.js";
-import { type CapturedProgram, capturedProgram } from "./cli-docs.ts";
 import { type CommandUnknownOpts, commandPath, HELP_WIDTH } from "./command-kit.js";
 
 let tree: CapturedProgram;

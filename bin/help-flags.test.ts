@@ -1,6 +1,6 @@
 // Every flag issue 27 added is described by its command's --help (generated from the definitions).
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CapturedProgram, capturedProgram } from "./cli-docs.ts";
+import { type CapturedProgram, capturedProgram } from "../tools/cli-docs.ts";
 import { commandPath } from "./command-kit.js";
 
 let tree: CapturedProgram;

@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CapturedProgram, capturedProgram } from "../bin/cli-docs.ts";
 import { type CommandUnknownOpts, commandPath } from "../bin/command-kit.js";
+import { type CapturedProgram, capturedProgram } from "../tools/cli-docs.ts";
 import {
   anchors,
   codeSpans,

@@ -1,10 +1,10 @@
 // docs/cli.md, rendered from the commands' definitions: every command and subcommand with its --help as the parser
 // prints it. `npm run docs:cli` (this file with --write) rewrites it; --check exits 1 when the committed page is
-// stale, and bin/cli-docs.test.ts fails then, so the page cannot drift from the parser.
+// stale, and tools/cli-docs.test.ts fails then, so the page cannot drift from the parser.
 import { pathToFileURL } from "node:url";
-import { createProgram } from "./cli.js";
-import { type Command, type CommandUnknownOpts, commandPath, commandsOf, HELP_WIDTH } from "./command-kit.js";
-import { derivedFile, derivedMode } from "./derived-file.ts";
+import { createProgram } from "../bin/cli.js";
+import { type Command, type CommandUnknownOpts, commandPath, commandsOf, HELP_WIDTH } from "../bin/command-kit.js";
+import { derivedFile, derivedMode } from "../bin/derived-file.ts";
 
 export const CLI_DOCS_PATH = new URL("../docs/cli.md", import.meta.url);
 
@@ -55,7 +55,7 @@ const cell = (text: string) => text.replace(/\|/g, "\\|");
 export async function renderCliDocs(): Promise<string> {
   const { commands, helpOf } = await capturedProgram();
   const out = [
-    "<!-- Generated from the commands' definitions (bin/cli-docs.ts): run `npm run docs:cli` after changing a command. -->",
+    "<!-- Generated from the commands' definitions (tools/cli-docs.ts): run `npm run docs:cli` after changing a command. -->",
     "",
     "# The `plumbline` command line",
     "",
