@@ -296,7 +296,8 @@ export function configureTree(program, output) {
     cmd
       // options after a subcommand's name are the subcommand's (reference and its keys both take --data-dir)
       .enablePositionalOptions()
-      .helpOption("-h, --help", "show this help")
+      // in the plain "Options:" group, also on a command whose options are grouped under headings of their own
+      .addHelpOption(new Option("-h, --help", "show this help").helpGroup("Options:"))
       .exitOverride()
       .configureOutput({
         writeOut: output.writeOut,

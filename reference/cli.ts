@@ -274,6 +274,8 @@ export type AuthServerCommandOptions = ReturnType<ReturnType<typeof authServerOp
 // ---------------------------------------------------------------------------------------------------------------
 // The administration commands
 
+const KEY_ARGUMENT = "a whole key or its printed prefix (the first 12 characters)";
+
 function keysCommand() {
   const keys = new Command("keys")
     .summary("create, list, rotate, revoke and credit API keys")
@@ -295,16 +297,16 @@ function keysCommand() {
     keys
       .command("rotate")
       .description("Revoke a key and issue its account a new one (printed once).")
-      .argument("<key>"),
+      .argument("<key>", KEY_ARGUMENT),
   ).action(exits(async (key, opts) => (await keysAction()).rotateKey(key, opts)));
-  withDatabase(keys.command("revoke").description("Revoke a key.").argument("<key>")).action(
+  withDatabase(keys.command("revoke").description("Revoke a key.").argument("<key>", KEY_ARGUMENT)).action(
     exits(async (key, opts) => (await keysAction()).revokeKey(key, opts)),
   );
   withDatabase(
     keys
       .command("credit")
       .description("Add credits to a key's account.")
-      .argument("<key>")
+      .argument("<key>", KEY_ARGUMENT)
       .argument("<credits>", "a whole number > 0", wholeNumber(1)),
   ).action(exits(async (key, credits, opts) => (await keysAction()).creditKey(key, credits, opts)));
   return keys;
