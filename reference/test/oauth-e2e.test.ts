@@ -4,10 +4,12 @@
 // the dashboard, the token refreshes, the refreshed token is revoked and answers 401 at once.
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { launchHeadlessChromium } from "../../test-support/headless-chromium.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
 import { ARTICLE_HTML } from "./fixture-pages.ts";
@@ -66,7 +68,13 @@ describe("OAuth through the reference's authorization server, in a browser", () 
 
     const verifier = randomBytes(32).toString("base64url");
     const state = randomBytes(8).toString("hex");
-    const redirectUri = "http://127.0.0.1:45123/callback";
+    // the native client's loopback listener on a port of its choosing: what the browser brings it is the answer
+    const listener = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" }).end("signed in; you may close this window");
+    });
+    await new Promise<void>((r) => listener.listen(0, "127.0.0.1", r));
+    onTestFinished(() => new Promise<void>((r) => listener.close(() => r())));
+    const redirectUri = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/callback`;
     const authorize = new URL(meta.authorization_endpoint);
     authorize.search = new URLSearchParams({
       response_type: "code",
@@ -79,7 +87,6 @@ describe("OAuth through the reference's authorization server, in a browser", () 
     }).toString();
 
     const page = await browser.newPage();
-    // nothing listens on the client's loopback port: the browser's request to it is what the client would receive
     await page.goto(authorize.href);
     await expect.poll(() => page.locator("h1").textContent()).toBe("Sign in");
     await page.getByRole("link", { name: "Create one" }).click();
@@ -91,6 +98,9 @@ describe("OAuth through the reference's authorization server, in a browser", () 
       page.waitForRequest((r) => r.url().startsWith(redirectUri)),
       page.getByRole("button", { name: "Allow" }).click(),
     ]);
+    // the page settles on the listener's answer (a port nobody answers leaves a navigation to Chromium's error page
+    // in flight, which on a busy machine interrupted the next goto)
+    await page.waitForURL((u) => u.href.startsWith(redirectUri));
     const back = new URL(callback.url());
     expect(back.searchParams.get("state")).toBe(state);
     expect(back.searchParams.get("iss")).toBe(meta.issuer);
