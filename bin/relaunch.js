@@ -25,7 +25,7 @@ const MARKER = "PLUMBLINE_RELAUNCHED";
 
 /**
  * The flags to start Node again with for this command line, or [] to run in this process: only the server
- * (`reference` with no sub-command) is relaunched; not when Node already has the flags, when it was started with an
+ * (`reference` with no sub-command, not asked for its help) is relaunched; not when Node already has the flags, when it was started with an
  * inspector, on its command line or in NODE_OPTIONS (the child could not open the same port; debug in one process),
  * or when PLUMBLINE_RELAUNCH=0.
  * @param {string[]} argv the command's arguments (after `plumbline`)
@@ -35,6 +35,8 @@ const MARKER = "PLUMBLINE_RELAUNCHED";
  */
 export function relaunchFlags(argv, execArgv, env) {
   if (argv[0] !== "reference" || (argv[1] !== undefined && !argv[1].startsWith("-"))) return [];
+  // help and the version are printed, not served
+  if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V")) return [];
   if (env.PLUMBLINE_RELAUNCH === "0") return [];
   const inspect = /^--inspect(-brk|-wait)?(=|$)/;
   if (execArgv.some((a) => inspect.test(a)) || (env.NODE_OPTIONS ?? "").split(/\s+/).some((a) => inspect.test(a)))

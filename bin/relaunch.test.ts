@@ -20,6 +20,8 @@ describe("relaunchFlags", () => {
     expect(relaunchFlags(["reference", "--port", "0"], ["--single-threaded-gc"], none)).toEqual([]);
     for (const sub of ["keys", "auth-server", "index", "payments"])
       expect(relaunchFlags(["reference", sub], [], none)).toEqual([]);
+    for (const help of [["--help"], ["--port", "0", "-h"], ["-V"]])
+      expect(relaunchFlags(["reference", ...help], [], none)).toEqual([]);
     for (const cmd of [[], ["mock"], ["conformance", "--target", "x"], ["bench", "crawl-load"]])
       expect(relaunchFlags(cmd, [], none)).toEqual([]);
   });

@@ -1,17 +1,13 @@
-// `plumbline conform coverage [--write | --check]`: the statement-coverage table of conformance/README.md, rendered
-// from statement-coverage.ts (printed, written into the README, or compared with it: exit 1 when stale).
+// `plumbline conform coverage [--write | --check]` (declared in conformance/cli.ts): the statement-coverage table of
+// conformance/README.md, rendered from statement-coverage.ts (printed, written into the README, or compared with
+// it: exit 1 when stale).
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { renderCoverageTable, withCoverageTable } from "./statement-coverage.ts";
 
 export const CONFORMANCE_README = fileURLToPath(new URL("./README.md", import.meta.url));
 
-export function coverageCommand(argv: string[]): number {
-  const { values } = parseArgs({
-    args: argv,
-    options: { write: { type: "boolean", default: false }, check: { type: "boolean", default: false } },
-  });
+export function coverageTable(values: { write?: boolean; check?: boolean }): number {
   if (!values.write && !values.check) {
     console.log(renderCoverageTable());
     return 0;

@@ -22,18 +22,17 @@ import { parseRateLimit, type RateLimitSetting } from "./rate-windows.ts";
 import { CHECKS } from "./registry.ts";
 import { writeReports } from "./report/write-reports.ts";
 import { parseAllowSkipped, type SkipKind, tallySkips, unmet, unmetLines } from "./skip-reasons.ts";
-import type {
-  CheckDefinition,
-  CheckResult,
-  ConformanceOptions,
-  ConformanceResult,
-  Probe,
-  ProfileName,
-  ResolvedOptions,
-  RunContext,
+import {
+  type CheckDefinition,
+  type CheckResult,
+  CONFORMANCE_PROFILES,
+  type ConformanceOptions,
+  type ConformanceResult,
+  type Probe,
+  type ResolvedOptions,
+  type RunContext,
 } from "./types.ts";
 
-const PROFILES: ProfileName[] = ["strict", "lenient", "alt-bounds"];
 const PHASES = ["main", "last", "traffic"] as const;
 
 function rateSetting(v: ConformanceOptions["rateLimit"]): RateLimitSetting | string {
@@ -95,7 +94,8 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     o.onProgress(`could not run: ${error}`);
     return { ...result, error, durationMs: Date.now() - started };
   };
-  if (!PROFILES.includes(o.profile)) return stop(`unknown profile "${o.profile}" (strict, lenient, alt-bounds)`);
+  if (!CONFORMANCE_PROFILES.includes(o.profile))
+    return stop(`unknown profile "${o.profile}" (${CONFORMANCE_PROFILES.join(", ")})`);
   if (!/^https?:\/\/[^/]+/.test(o.target)) return stop(`--target must be an http(s) URL, not "${o.target}"`);
   if (!o.apiKey) return stop("an API key is required (--api-key)");
   if (typeof o.rateLimit === "string" && o.rateLimit.startsWith("!")) return stop(o.rateLimit.slice(1));

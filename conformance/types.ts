@@ -8,7 +8,9 @@ import type { RefusalCalibration } from "./probes/payment-refusal.ts";
 import type { RateLimitSetting } from "./rate-windows.ts";
 import type { SkipKind, SkipTally } from "./skip-reasons.ts";
 
-export type ProfileName = "strict" | "lenient" | "alt-bounds";
+/** strict: the project's decisions enforced; lenient: the interface text only; alt-bounds: which bound set applies */
+export const CONFORMANCE_PROFILES = ["strict", "lenient", "alt-bounds"] as const;
+export type ProfileName = (typeof CONFORMANCE_PROFILES)[number];
 export type Severity = "critical" | "major" | "minor";
 export type CheckStatus = "passed" | "failed" | "warning" | "skipped";
 

@@ -4,7 +4,6 @@ export { compileSchema } from "./arbitraries/schema-arbitrary.ts";
 export type { Violation, ViolationKind } from "./arbitraries/violation-slots.ts";
 export { CHECKS, type CheckFailure, type CheckId } from "./checks/check-failure.ts";
 export type { Waiver } from "./checks/waivers.ts";
-export { FUZZ_HELP, fuzzCommand } from "./cli.ts";
 export type { FuzzCase } from "./fuzz-case.ts";
 export { type FixtureSite, readFixtureSite } from "./http/fixture-site.ts";
 export type { FuzzRequest } from "./http/http-client.ts";

@@ -32,6 +32,9 @@ export interface FuzzOptions {
   timeSeconds?: number;
   /** cases per input property instead of a time budget (the model runs runs/10 sequences) */
   runs?: number;
+  /** operationIds to fuzz (default every operation): `plumbline fuzz --operations` */
+  operations?: string[];
+  /** @deprecated the old name of `operations` (`--only`), kept for callers that use it */
   only?: string[];
   /** the target's test payment key (`--payment-test-key` of the mock or reference): the model pays for calls too */
   paymentKey?: string;
@@ -73,7 +76,11 @@ export interface FuzzOptions {
 
 export interface FuzzResult extends ReportState {}
 
-export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
+export function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
+  return fuzz({ ...options, only: options.operations ?? options.only });
+}
+
+async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
   const log = o.onProgress ?? (() => {});
   const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
   const timeSeconds = o.runs === undefined ? (o.timeSeconds ?? 30) : (o.timeSeconds ?? null);
@@ -82,7 +89,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzResult> {
   const contract = await loadContract();
   const known = new Set(contract.contractOperations.map((op) => op.operationId));
   const unknown = (o.only ?? []).filter((id) => !known.has(id));
-  if (unknown.length) return couldNotRun(`unknown operation(s) in --only: ${unknown.join(", ")}`);
+  if (unknown.length) return couldNotRun(`unknown operation(s) in --operations: ${unknown.join(", ")}`);
   if (o.fixtureUrl !== undefined && !isSiteUrl(o.fixtureUrl))
     return couldNotRun(`--fixture-url takes an http(s) URL, not "${o.fixtureUrl}"`);
   // no wait for a rate-limit window is started past the budget (search and shrinking): a run ends on time

@@ -1,3 +1,2 @@
-export { GATE_HELP, gateCommand } from "./cli.ts";
 export type { GateResult, StageName, StageOutcome } from "./gate-types.ts";
 export { type GateOptions, runGate } from "./run-gate.ts";

@@ -24,7 +24,7 @@ export interface GateOptions {
   budgetCredits?: number;
   /** seconds for the whole gate, shared by the stages (default 120) */
   timeSeconds?: number;
-  /** operationIds the target implements (conformance --operations, fuzz --only) */
+  /** operationIds the target implements (conform and fuzz --operations) */
   operations?: string[];
   /** a fixture site the target can fetch (conformance, fuzz, load); with its manifest for the conformance canary */
   fixtureUrl?: string;
@@ -269,7 +269,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         apiKey: o.apiKey,
         timeSeconds,
         shrinkSeconds: SHRINK_SECONDS,
-        only: o.operations ? [...new Set([...o.operations, "usage"])] : undefined,
+        operations: o.operations ? [...new Set([...o.operations, "usage"])] : undefined,
         fixtureUrl,
         // stated limits: the fuzzer's fixed pace under the account's; otherwise the advertised pace, as before
         // (--ignore-rate-limits concerns the load stage: the fuzzer always kept to the target's limits)

@@ -1,112 +1,124 @@
 // `plumbline proxy`: the validating, recording proxy on a port until SIGINT/SIGTERM; then the report files and the
-// recording are written and the exit code says whether violations were seen (--fail-on).
-import { parseArgs } from "node:util";
+// recording are written and the exit code says whether violations were seen (--fail-on). Declarations first: the
+// contract and the proxy load once the arguments are good.
+import { Command, commaList, exits, httpUrl, InvalidArgumentError, Option, wholeNumber } from "../bin/command-kit.js";
+import { PROFILE_NAMES } from "../spec/profiles.ts";
 
-export const PROXY_HELP = `Usage: plumbline proxy --upstream URL [--host 127.0.0.1] [--port 4020] [--report-dir DIR]
-                       [--record FILE] [--keep-header NAME ...] [--redact-header NAME ...] [--errors]
-                       [--fail-on violation|response|never] [--mock OPERATIONS | --forward OPERATIONS]
-                       [--fallback-on 501,502,503] [--mock-credits N] [--upstream-timeout MS]
-                       [--no-url-rewrite] [--profile primary|alt-bounds]
+/** A repeatable, comma-separated list: `--mock search --mock deepcrawl,screenshot`. */
+const lists = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...commaList(value)];
 
-Forwards every request to the upstream and judges each exchange against spec/openapi.yaml (request and answer
-schemas, listed statuses, content types, required headers, batch arithmetic, echoes, deepcrawl task states).
-A violation never changes the traffic (unless --errors); it is logged, kept in a report grouped by operation and
-rule, served live at GET /__proxy/report (JSON; HTML with Accept: text/html) and written on SIGINT/SIGTERM.
-
-  --upstream URL        where requests go: the live service, a staging deployment, the reference, a mock
-  --port N              default 4020 (0: any free port)
-  --report-dir DIR      proxy.json, junit.xml and report.html are written here on exit (default reports/proxy)
-  --record FILE         record every exchange as HAR 1.2: bodies decoded (binary as base64), secrets redacted;
-                        entries stream to FILE.partial, FILE is written whole on exit; POST /__proxy/recording
-                        answers the recording so far while recording goes on
-  --keep-header NAME    record this credential header as sent (Authorization, Cookie, … are redacted by default)
-  --redact-header NAME  redact this header too
-  --errors              refuse a request the contract refuses (400/422, the service's own error body) before it
-                        reaches the upstream, which spends no credits on it; anonymous calls to protected
-                        operations are still forwarded (the service answers those 401/402 first, at no cost)
-  --fail-on WHEN        exit 1 on SIGINT/SIGTERM when: violation (any was seen), response (one of the answers,
-                        not of the client's requests), never (default: the proxy is also a development tool)
-  --mock OPERATIONS     answer these operations from the stateful mock (comma-separated operationIds or their
-                        CLI/MCP names: search, deepcrawl, deepcrawl-status, screenshot, …); a mocked operation
-                        takes its path family along (deepcrawl: its status polls and zip links)
-  --forward OPERATIONS  the complement: forward only these, the mock answers everything else
-  --fallback-on LIST    answer from the mock when the upstream answers one of these statuses or does not answer
-  --mock-credits N      credits of the account the mock opens for each bearer key it sees (default 1000); the
-                        mock's ledger is its own: mocked calls spend no real credits and /usage tells whose
-  --upstream-timeout MS ms without a byte from the upstream before the request is answered 502 (default 120000)
-  --no-url-rewrite      pass the upstream's absolute URLs (zipUrl, resource_metadata) through unchanged instead
-                        of pointing them at the proxy
-
-Exit codes: 0 stopped cleanly (and nothing --fail-on counts was seen), 1 violations --fail-on counts, 2 bad
-arguments. Rules and report formats: docs/proxy.md.`;
-
-const FAIL_ON = ["violation", "response", "never"] as const;
-
-function intOption(name: string, value: string | undefined, min = 0): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${name} takes a whole number >= ${min}, not "${value}"`);
-  return n;
+function statuses(value: string, previous: number[] | undefined): number[] {
+  const parsed = commaList(value).map(Number);
+  if (parsed.length === 0 || !parsed.every((n) => Number.isInteger(n) && n >= 100 && n <= 599))
+    throw new InvalidArgumentError("Expected HTTP statuses 100..599, comma-separated.");
+  return [...(previous ?? []), ...parsed];
 }
 
-const list = (values: string[] | undefined) =>
-  (values ?? [])
-    .flatMap((v) => v.split(","))
-    .map((v) => v.trim())
-    .filter(Boolean);
+function proxyOptions(cmd: Command) {
+  return cmd
+    .description(
+      "Forwards every request to the upstream and judges each exchange against spec/openapi.yaml (request and answer schemas, listed statuses, content types, required headers, batch arithmetic, echoes, deepcrawl task states). A violation never changes the traffic (unless --errors); it is logged, kept in a report grouped by operation and rule, served live at GET /__proxy/report (JSON; HTML with Accept: text/html) and written on SIGINT/SIGTERM (docs/proxy.md).",
+    )
+    .addOption(
+      new Option("--upstream <url>", "where requests go: the live service, a staging deployment, the reference, a mock")
+        .argParser(httpUrl)
+        .makeOptionMandatory(),
+    )
+    .option("--host <address>", "the address to listen on", "127.0.0.1")
+    .option("--port <port>", "the port to listen on (0: any free port)", wholeNumber(0, 65535), 4020)
+    .option("--report-dir <dir>", "proxy.json, junit.xml and report.html are written here on exit", "reports/proxy")
+    .option(
+      "--record <file>",
+      "record every exchange as HAR 1.2: bodies decoded (binary as base64), secrets redacted; entries stream to FILE.partial, FILE is written whole on exit; POST /__proxy/recording answers the recording so far while recording goes on",
+    )
+    .option(
+      "--keep-header <name>",
+      "record this credential header as sent (Authorization, Cookie, … are redacted by default; repeatable)",
+      lists,
+    )
+    .option("--redact-header <name>", "redact this header too (repeatable)", lists)
+    .option(
+      "--errors",
+      "refuse a request the contract refuses (400/422, the service's own error body) before it reaches the upstream, which spends no credits on it; anonymous calls to protected operations are still forwarded (the service answers those 401/402 first, at no cost)",
+    )
+    .addOption(
+      new Option(
+        "--fail-on <when>",
+        "exit 1 on SIGINT/SIGTERM when: violation (any was seen), response (one of the answers, not of the client's requests), never (the proxy is also a development tool)",
+      )
+        .choices(["violation", "response", "never"] as const)
+        .default("never" as const),
+    )
+    .addOption(
+      new Option(
+        "--mock <operations>",
+        "answer these operations from the stateful mock (comma-separated operationIds or their CLI/MCP names: search, deepcrawl, deepcrawl-status, screenshot, …; repeatable); a mocked operation takes its path family along (deepcrawl: its status polls and zip links)",
+      ).argParser(lists),
+    )
+    .addOption(
+      new Option("--forward <operations>", "the complement: forward only these, the mock answers everything else")
+        .argParser(lists)
+        .conflicts("mock"),
+    )
+    .option(
+      "--fallback-on <statuses>",
+      "answer from the mock when the upstream answers one of these statuses (e.g. 501,502,503) or does not answer",
+      statuses,
+    )
+    .option(
+      "--mock-credits <n>",
+      "credits of the account the mock opens for each bearer key it sees (default 1000); the mock's ledger is its own: mocked calls spend no real credits and /usage tells whose",
+      wholeNumber(0),
+    )
+    .option(
+      "--upstream-timeout <ms>",
+      "ms without a byte from the upstream before the request is answered 502 (default 120000)",
+      wholeNumber(1),
+    )
+    .option(
+      "--no-url-rewrite",
+      "pass the upstream's absolute URLs (zipUrl, resource_metadata) through unchanged instead of pointing them at the proxy",
+    )
+    .addOption(
+      new Option(
+        "--profile <name>",
+        "the bound set exchanges are judged with: primary (the document's) or alt-bounds (D-bound-sets)",
+      )
+        .choices(PROFILE_NAMES)
+        .default("primary" as const),
+    )
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 stopped cleanly (and nothing --fail-on counts was seen), 1 violations --fail-on counts, 2 bad\narguments. Rules and report formats: docs/proxy.md.",
+    );
+}
 
-export async function proxyCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      upstream: { type: "string" },
-      host: { type: "string", default: "127.0.0.1" },
-      port: { type: "string", default: "4020" },
-      "report-dir": { type: "string", default: "reports/proxy" },
-      record: { type: "string" },
-      "keep-header": { type: "string", multiple: true },
-      "redact-header": { type: "string", multiple: true },
-      errors: { type: "boolean", default: false },
-      "fail-on": { type: "string", default: "never" },
-      mock: { type: "string", multiple: true },
-      forward: { type: "string", multiple: true },
-      "fallback-on": { type: "string", multiple: true },
-      "mock-credits": { type: "string" },
-      "upstream-timeout": { type: "string" },
-      "no-url-rewrite": { type: "boolean", default: false },
-      profile: { type: "string", default: "primary" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  if (values.help) {
-    console.log(PROXY_HELP);
-    return 0;
-  }
-  if (!values.upstream) throw new Error("--upstream URL is required (the service the proxy forwards to)");
-  if (!/^https?:\/\/[^\s/]+/.test(values.upstream)) throw new Error("--upstream takes an http(s) URL");
-  const failOn = values["fail-on"] as (typeof FAIL_ON)[number];
-  if (!FAIL_ON.includes(failOn)) throw new Error(`--fail-on takes ${FAIL_ON.join(", ")}`);
-  if (values.mock && values.forward) throw new Error("--mock and --forward exclude each other");
-  const fallbackOn = list(values["fallback-on"]).map((s) => intOption("fallback-on", s, 100) as number);
+export function proxyCommand() {
+  return proxyOptions(new Command("proxy")).action(exits((opts) => runProxy(opts)));
+}
 
+type ProxyCommandOptions = ReturnType<ReturnType<typeof proxyOptions>["opts"]>;
+
+async function runProxy(values: ProxyCommandOptions): Promise<number> {
+  const failOn = values.failOn;
   // loaded once the arguments are good: bad ones answer without loading the contract
   const { startProxy } = await import("./start-proxy.ts");
   const { RULE_BY_ID } = await import("./judge/rules.ts");
   const proxy = await startProxy({
     upstream: values.upstream,
     host: values.host,
-    port: intOption("port", values.port),
-    reportDir: values["report-dir"],
+    port: values.port,
+    reportDir: values.reportDir,
     record: values.record,
-    keepHeaders: values["keep-header"],
-    redactHeaders: values["redact-header"],
-    errors: values.errors,
-    mock: values.mock ? list(values.mock) : undefined,
-    forward: values.forward ? list(values.forward) : undefined,
-    fallbackOn,
-    mockCredits: intOption("mock-credits", values["mock-credits"]),
-    upstreamTimeoutMs: intOption("upstream-timeout", values["upstream-timeout"], 1),
-    rewriteUrls: !values["no-url-rewrite"],
+    keepHeaders: values.keepHeader,
+    redactHeaders: values.redactHeader,
+    errors: values.errors ?? false,
+    mock: values.mock,
+    forward: values.forward,
+    fallbackOn: values.fallbackOn ?? [],
+    mockCredits: values.mockCredits,
+    upstreamTimeoutMs: values.upstreamTimeout,
+    rewriteUrls: values.urlRewrite,
     profile: values.profile,
     onViolation: (v) => {
       const e = v.exchange;

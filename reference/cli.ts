@@ -1,400 +1,423 @@
-// `plumbline reference`: the reference implementation, and `plumbline reference keys …` to administer accounts.
-import { randomFill } from "node:crypto";
-import { parseArgs } from "node:util";
-import { parentEnded } from "../bin/relaunch.js";
-import { DEEPCRAWL_FLAGS, deepcrawlOptions } from "./deepcrawl/deepcrawl-flags.ts";
-import { INDEX_HELP, indexCommand } from "./search/index-command.ts";
-import { parseSearchUpstreams, SEARCH_UPSTREAM_FLAGS, SEARCH_UPSTREAM_HELP } from "./search/upstream-flags.ts";
+// `plumbline reference`: the reference implementation's server, and the commands that administer its database
+// (`keys`, `payments`, `index`) or run its authorization server alone (`auth-server`). Declarations only: the
+// server, the database drivers and the engines load once the arguments are good.
+import {
+  Command,
+  collect,
+  decimal,
+  exits,
+  httpUrl,
+  InvalidArgumentError,
+  Option,
+  type OptionValues,
+  repeatable,
+  wholeNumber,
+} from "../bin/command-kit.js";
+import { checkS3Endpoint, parsePackageStoreUrl } from "./deepcrawl/s3-package-store-options.ts";
 
-export const REFERENCE_HELP = `Usage: plumbline reference [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--database-url URL]
-                           [--key KEY:CREDITS ...] [--allow-private-network] [--chromium PATH]
-                           [--user-agent UA] [--rate-limit N] [--authorization-server URL] [--log]
-                           [--github-trending-url URL] [--hackernews-trending-url URL] [--model-url URL --model NAME]
-                           [--model-timeout MS] [--browser-contexts N] [--browser-spares N] [--parse-threads N] [--sqlite-synchronous normal|full]
-                           [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--no-auth-server]
-       plumbline reference auth-server [--host 127.0.0.1] [--port 8081] [--data-dir DIR | --database-url URL]
-                           [--issuer URL] [--starting-credits N] [--cookie-secure auto|always|never] [--log]
-                           [--resource-origin URL ...]
-                           [--package-dir DIR] [--deepcrawl-max-pages N] [--deepcrawl-max-mb N]
-                           [--package-store s3://BUCKET[/PREFIX] [--s3-endpoint URL] [--s3-region REGION]
-                            [--s3-force-path-style]]
-                           [--deepcrawl-max-seconds S] [--deepcrawl-concurrency N] [--deepcrawl-delay-ms MS]
-                           [--deepcrawl-lease-seconds S] [--zip-url-ttl S]
-                           [--searxng-url URL] [--wikipedia-url URL] [--arxiv-url URL] [--github-api-url URL]
-                           [--hackernews-url URL] [--public-search-apis] [--upstream-timeout MS]
-                           [--mcp-url URL] [--site-url URL]
-                           [--user-agent UA] [--rate-limit N] [--authorization-server URL]
-                           [--payment-test-key KEY] [--payment-method SPEC ...] [--log]
-       plumbline reference keys create --credits N [--oauth] [--data-dir DIR | --database-url URL]
-       plumbline reference keys list|rotate KEY|revoke KEY|credit KEY N [--data-dir DIR | --database-url URL]
-${INDEX_HELP}
+// ---------------------------------------------------------------------------------------------------------------
+// Options several commands share, each declared once
 
-  --data-dir DIR          SQLite database in DIR/plumbline.db (default ./data): zero set-up
-  --database-url URL      postgres://… for several instances sharing accounts, credits and rate limits
-  --key KEY:CREDITS       seed an account with this key at start (repeatable; tests and demos)
-  --allow-private-network let targets on loopback and private addresses be fetched (test fixture sites);
-                          without it they are refused after DNS resolution and on every redirect
-  --chromium PATH         Chromium for /screenshot and the crawl's browser fallback (default $PLUMBLINE_CHROMIUM,
-                          /usr/bin/chromium)
-  --browser-contexts N    pages rendered at once (default 4); up to 2N more wait, further callers get 503
-  --browser-spares N      fresh contexts kept ready, their renderer started (default 2; 0 starts one per page:
-                          200-800 ms more per screenshot, no idle renderer processes)
-  --user-agent UA         User-Agent of outbound requests; name your contact page, e.g.
-                          "examplebot/1.0 (+https://example.com/bot)" (default plumbline-reference/VERSION)
-  --authorization-server URL
-                          an OAuth authorization server running apart (\`reference auth-server\` on the same
-                          database) that the protected-resource metadata names instead of the mounted one
-  --issuer URL            the mounted authorization server's public issuer URL when a proxy stands in front
-                          (default: the address it listens on); X-Forwarded-* headers are then trusted
-  --starting-credits N    credits of an account created on the sign-up page (default 100)
-  --cookie-secure MODE    Secure on the account pages' cookies: auto (when the browser is on https, or the
-                          issuer is https), always, never (default auto)
-  --no-auth-server        mount no authorization server: authorization_servers is empty, no OAuth tokens
-  auth-server             the authorization server and account pages alone (/oauth/…, /account, RFC 8414
-                          metadata); the API recognises its tokens when both use the same database
-  --resource-origin URL   (auth-server) the API's origin, and its MCP endpoint's when apart (repeatable): tokens
-                          are issued for RFC 8707 resources there, beside the server's own origin
-  --github-trending-url URL
-                          where /trending reads GitHub's trending page (default https://github.com)
-  --hackernews-trending-url URL
-                          where /trending reads the Hacker News API (default https://hacker-news.firebaseio.com)
-  --model-url URL         an OpenAI-compatible API base (…/v1) for /extract; its key is read from the
-                          environment, PLUMBLINE_MODEL_API_KEY, never from a flag. Without it /extract fills
-                          response_format from the page's structured data, tables, lists and text
-  --model NAME            the model to ask (with --model-url)
-  --model-timeout MS      the longest a model call may take (default 60000)
-  --package-dir DIR       where deepcrawl packages are written (default DATA_DIR/packages); instances sharing
-                          a --database-url must share this directory too, or a bucket (--package-store)
-  --package-store s3://BUCKET[/PREFIX]
-                          write deepcrawl packages to an S3-compatible bucket instead (streamed multipart
-                          uploads under PREFIX/), which every instance on the --database-url reads; checked at
-                          start. Credentials from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
-                          AWS_SESSION_TOKEN) or the AWS SDK's profiles and roles, never from a flag
-  --s3-endpoint URL       an S3-compatible service (MinIO, Ceph, R2, …) instead of AWS
-  --s3-region REGION      the bucket's region (default $AWS_REGION, else us-east-1)
-  --s3-force-path-style   address the bucket as ENDPOINT/BUCKET/KEY (MinIO and most self-hosted stores need it)
-  --deepcrawl-max-pages N, --deepcrawl-max-mb N, --deepcrawl-max-seconds S
-                          limits of one deepcrawl task (default 500 pages, 100 MB of documents, 900 s); a task
-                          that reaches one completes with what it fetched and names it in manifest.json
-  --deepcrawl-concurrency N  pages of one task fetched at once (default 4)
-  --deepcrawl-delay-ms MS least time between two requests to one host (default 250; robots.txt may ask more)
-  --deepcrawl-lease-seconds S
-                          a task whose instance died is taken over after S seconds (default 30)
-  --zip-url-ttl S         how long a signed zipUrl stays valid (default 3600)
-${SEARCH_UPSTREAM_HELP}
-                          the OAuth authorization server (issuer URL) the protected-resource metadata names;
-                          without it authorization_servers is empty: this reference issues no OAuth tokens
-  --mcp-url URL           {mcp_url}: the hosted MCP endpoint is {mcp_url}/mcp (default: the base URL)
-  --site-url URL          {site_url} named by the discovery documents (default: the base URL)
-  --payment-test-key KEY  accept the local test payment method, credentials signed with KEY (D-payment-methods);
-                          with no payment method at all, a fresh test key is made and printed at start
-  --payment-method SPEC   accept a production method (repeatable): tempo:currency=0x…,recipient=0x…[,testnet]
-                          or stripe:network-id=ID[,payment-method-types=card+link][,decimals=2] with
-                          STRIPE_SECRET_KEY in the environment (both settle on networks: not exercised offline)
-       plumbline reference payments list [--limit N] [--json] [--data-dir DIR | --database-url URL]
-                          the payments received with the Payment scheme, newest first
-  --parse-threads N       worker threads parsing pages (default: the cores; D-parse-limits)
-  --sqlite-synchronous normal|full
-                          SQLite commit durability (default normal: safe across a crash of the process, the last
-                          commits may be lost on a power loss; full: every commit synced, slower)
-  KEY in keys commands    a whole key or its printed prefix (the first 12 characters)
-  index add URL...        fill the search index from each site's sitemap (else its links): every page is fetched
-                          and indexed; /crawl, crawl_results and deepcrawl add the pages they fetch too
+const dataDirOption = () =>
+  new Option("--data-dir <dir>", "the SQLite database in DIR/plumbline.db, created at first use: zero set-up").default(
+    "data",
+  );
+const databaseUrlOption = () =>
+  new Option(
+    "--database-url <url>",
+    "a PostgreSQL database (postgres://USER:PASSWORD@HOST:PORT/DB) instead: several instances share accounts, credits, rate limits and the deepcrawl queue; the schema is created at start. Commands that administer the database need the same URL",
+  )
+    .argParser(postgresUrl)
+    .conflicts("dataDir");
 
-Process: the server runs in a child Node started with --single-threaded-gc (V8 reads it only at start; it
-halves the collectors' CPU per crawl), the command staying as a thin parent: signals are passed on (Ctrl-Z and
-fg too), the exit code or signal is the server's, and the server closes when the parent ends, kill -9 included;
-a SIGTERM or SIGINT repeated while it closes is ignored. One process instead: PLUMBLINE_RELAUNCH=0, or Node
-started with --single-threaded-gc or an --inspect flag (on its command line or in NODE_OPTIONS).
+/** The database options of a command reading or writing the reference's database. */
+function withDatabase<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd.optionsGroup("Database:").addOption(dataDirOption()).addOption(databaseUrlOption());
+}
 
-Implemented: every operation of the contract on the platform (auth, credits, batches, rate limits,
-discovery), with the OAuth authorization server and the account pages (/account: sign up, sign in, consent,
-dashboard).`;
+function postgresUrl(value: string): string {
+  if (!/^postgres(ql)?:\/\/./.test(value))
+    throw new InvalidArgumentError("Expected a postgres:// or postgresql:// URL.");
+  return value;
+}
 
-const common = {
-  "data-dir": { type: "string" as const, default: "data" },
-  "database-url": { type: "string" as const },
-  help: { type: "boolean" as const, short: "h", default: false },
-};
+const listenOptions = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+  port: number,
+) =>
+  cmd
+    .option("--host <address>", "the address to listen on", "127.0.0.1")
+    .option("--port <port>", "the port to listen on (0: any free port)", wholeNumber(0, 65535), port);
+
+const issuerOption = () =>
+  new Option(
+    "--issuer <url>",
+    "the authorization server's public issuer URL when a proxy stands in front (default: the address it listens on); X-Forwarded-* headers are then trusted",
+  ).argParser(httpUrl);
+const startingCreditsOption = () =>
+  new Option("--starting-credits <n>", "credits of an account created on the sign-up page (default 100)").argParser(
+    wholeNumber(0),
+  );
+const cookieSecureOption = () =>
+  new Option(
+    "--cookie-secure <mode>",
+    "Secure on the account pages' cookies: auto (when the browser is on https, or the issuer is https), always, never",
+  )
+    .choices(["auto", "always", "never"] as const)
+    .default("auto" as const);
 
 function parseKey(spec: string) {
   const [key, credits, type] = spec.split(":");
   const n = Number(credits);
-  if (!key || !Number.isSafeInteger(n) || n < 0 || (type && type !== "oauth")) {
-    throw new Error(`--key takes KEY:CREDITS[:oauth], not "${spec}"`);
-  }
+  if (!key || !/^\d+$/.test(credits ?? "") || !Number.isSafeInteger(n) || (type && type !== "oauth"))
+    throw new InvalidArgumentError("Expected KEY:CREDITS[:oauth] with a whole number of credits.");
   return { key, credits: n, credentialType: type === "oauth" ? ("oauth" as const) : ("api_key" as const) };
 }
 
-async function keysCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { ...common, credits: { type: "string" }, oauth: { type: "boolean", default: false } },
-  });
-  const [action, target, amount] = positionals;
-  // imported here, not at the top: `--help` and bad arguments answer without loading the database drivers
-  const { openDatabase } = await import("./store/open-database.ts");
-  const { createSqlAccounts } = await import("./store/sql-accounts.ts");
-  const opened = await openDatabase({ dataDir: values["data-dir"], databaseUrl: values["database-url"] });
-  const accounts = createSqlAccounts(opened.db);
+function s3Url(value: string) {
   try {
-    switch (action) {
-      case "create": {
-        const credits = Number(values.credits ?? "0");
-        if (!Number.isSafeInteger(credits) || credits < 0) throw new Error("--credits takes a whole number >= 0");
-        const { key, accountId } = await accounts.createAccount({
-          credits,
-          credentialType: values.oauth ? "oauth" : "api_key",
-        });
-        console.log(`created account ${accountId} with ${credits} credits\nkey (shown once): ${key}`);
-        return 0;
-      }
-      case "list":
-        for (const k of await accounts.listKeys()) {
-          console.log(
-            `${k.prefix}…  ${k.accountId}  ${k.balance} credits  ${k.credentialType}  ${k.revokedAt ? `revoked ${k.revokedAt}` : "active"}`,
-          );
-        }
-        return 0;
-      case "rotate": {
-        const r = target ? await accounts.rotateKey(target) : null;
-        if (!r) throw new Error(`no active key ${target ?? "(none given)"}`);
-        console.log(`the old key is revoked\nnew key (shown once): ${r.key}`);
-        return 0;
-      }
-      case "revoke":
-        if (!target || !(await accounts.revokeKey(target)))
-          throw new Error(`no active key ${target ?? "(none given)"}`);
-        console.log(`revoked ${target.slice(0, 12)}…`);
-        return 0;
-      case "credit": {
-        const n = Number(amount);
-        if (!target || !Number.isSafeInteger(n) || n <= 0)
-          throw new Error("credit takes KEY and a whole number of credits > 0");
-        const r = await accounts.credit(target, n);
-        if (!r) throw new Error(`no active key ${target}`);
-        console.log(`balance now ${r.balance}`);
-        return 0;
-      }
-      default:
-        throw new Error(`keys takes create, list, rotate, revoke or credit, not "${action ?? ""}"`);
-    }
-  } finally {
-    await opened.close();
+    return parsePackageStoreUrl(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
   }
 }
 
-const authOptions = {
-  issuer: { type: "string" as const },
-  "starting-credits": { type: "string" as const },
-  "cookie-secure": { type: "string" as const, default: "auto" },
-};
-
-/** The authorization-server flags, checked (exit 2 on a bad one). */
-function parseAuthFlags(values: { issuer?: string; "starting-credits"?: string; "cookie-secure"?: string }) {
-  const issuer = values.issuer;
-  if (issuer !== undefined && !/^https?:\/\/[^\s/]+/.test(issuer)) throw new Error("--issuer takes an http(s) URL");
-  const credits = values["starting-credits"] === undefined ? undefined : Number(values["starting-credits"]);
-  if (credits !== undefined && (!Number.isSafeInteger(credits) || credits < 0))
-    throw new Error("--starting-credits takes a whole number >= 0");
-  const mode = values["cookie-secure"] ?? "auto";
-  if (mode !== "auto" && mode !== "always" && mode !== "never")
-    throw new Error(`--cookie-secure takes auto, always or never, not "${mode}"`);
-  return { issuer, startingCredits: credits, cookieSecure: mode as "auto" | "always" | "never" };
-}
-
-/**
- * Why the server must close: SIGINT, SIGTERM or `also` (the end of the parent it must not outlive,
- * bin/relaunch.js). Listened for before the server says it listens, so a signal sent as soon as a caller reads that
- * line is not fatal; a signal repeated while closing is ignored (systemd sends SIGTERM to every process of the unit,
- * and the parent passes its own on too).
- */
-function stopRequested(also?: Promise<string>): Promise<string> {
-  return new Promise((resolve) => {
-    process.on("SIGINT", () => resolve("SIGINT"));
-    process.on("SIGTERM", () => resolve("SIGTERM"));
-    also?.then(resolve);
-  });
-}
-
-/** Closes once a stop is requested; then lets go of the parent's channel, if any, so the process can end. */
-async function closeOn(stop: Promise<string>, close: () => Promise<void>): Promise<void> {
-  console.log(`${await stop}: closing`);
-  await close().catch(() => {});
-  if (process.connected) process.disconnect();
-}
-
-async function authServerCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...common,
-      ...authOptions,
-      "resource-origin": { type: "string", multiple: true },
-      host: { type: "string", default: "127.0.0.1" },
-      port: { type: "string", default: "8081" },
-      log: { type: "boolean", default: false },
-    },
-  });
-  if (values.help) {
-    console.log(REFERENCE_HELP);
-    return 0;
+function s3Endpoint(value: string) {
+  try {
+    return checkS3Endpoint(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port takes 0..65535, not "${values.port}"`);
-  const auth = parseAuthFlags(values);
-  const resourceOrigins = values["resource-origin"] ?? [];
-  for (const o of resourceOrigins)
-    if (!/^https?:\/\/[^\s/]+\/?$/.test(o)) throw new Error(`--resource-origin takes an http(s) origin, not "${o}"`);
-  const { startAuthServer } = await import("./auth/start-auth-server.ts");
-  const server = await startAuthServer({
-    resourceOrigins,
-    host: values.host,
-    port,
-    dataDir: values["data-dir"],
-    databaseUrl: values["database-url"],
-    logger: values.log,
-    ...auth,
-  });
-  const stop = stopRequested();
-  console.log(`plumbline auth server listening on ${server.url} (issuer ${server.issuer}; ${server.database})`);
-  await closeOn(stop, () => server.close());
-  return 0;
 }
 
-export async function referenceCommand(argv: string[]): Promise<number> {
-  if (argv[0] === "keys") return keysCommand(argv.slice(1));
-  if (argv[0] === "auth-server") return authServerCommand(argv.slice(1));
-  if (argv[0] === "index") return indexCommand(argv.slice(1));
-  if (argv[0] === "payments") return (await import("./payments-command.ts")).paymentsCommand(argv.slice(1));
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...common,
-      host: { type: "string", default: "127.0.0.1" },
-      port: { type: "string", default: "8080" },
-      key: { type: "string", multiple: true },
-      "allow-private-network": { type: "boolean", default: false },
-      chromium: { type: "string" },
-      "user-agent": { type: "string" },
-      "authorization-server": { type: "string" },
-      "mcp-url": { type: "string" },
-      "site-url": { type: "string" },
-      "rate-limit": { type: "string" },
-      "github-trending-url": { type: "string" },
-      "hackernews-trending-url": { type: "string" },
-      "model-url": { type: "string" },
-      model: { type: "string" },
-      "model-timeout": { type: "string" },
-      "parse-threads": { type: "string" },
-      "sqlite-synchronous": { type: "string" },
-      log: { type: "boolean", default: false },
-      ...authOptions,
-      "no-auth-server": { type: "boolean", default: false },
-      "browser-contexts": { type: "string" },
-      "browser-spares": { type: "string" },
-      ...DEEPCRAWL_FLAGS,
-      ...SEARCH_UPSTREAM_FLAGS,
-      "payment-test-key": { type: "string" },
-      "payment-method": { type: "string", multiple: true },
-    },
-  });
-  if (values.help) {
-    console.log(REFERENCE_HELP);
-    return 0;
-  }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port takes 0..65535, not "${values.port}"`);
-  const perAccount = values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]);
-  if (perAccount !== undefined && (!Number.isInteger(perAccount) || perAccount < 0))
-    throw new Error("--rate-limit takes a whole number >= 0");
-  const userAgent = values["user-agent"];
-  if (userAgent !== undefined && !/^[\x20-\x7e]{1,256}$/.test(userAgent))
-    throw new Error("--user-agent takes 1..256 printable ASCII characters");
-  const authorizationServer = values["authorization-server"];
-  if (authorizationServer !== undefined && !/^https?:\/\/[^\s/]+/.test(authorizationServer))
-    throw new Error("--authorization-server takes an http(s) URL");
-  for (const flag of ["github-trending-url", "hackernews-trending-url", "model-url"] as const) {
-    const v = values[flag];
-    if (v !== undefined && !/^https?:\/\/[^\s/]+/.test(v)) throw new Error(`--${flag} takes an http(s) URL`);
-  }
-  if (values["model-url"] && !values.model) throw new Error("--model-url needs --model NAME");
-  const modelTimeout = values["model-timeout"] === undefined ? undefined : Number(values["model-timeout"]);
-  if (modelTimeout !== undefined && (!Number.isInteger(modelTimeout) || modelTimeout < 1000))
-    throw new Error("--model-timeout takes a whole number of milliseconds >= 1000");
-  const auth = parseAuthFlags(values);
-  const contexts = values["browser-contexts"] === undefined ? undefined : Number(values["browser-contexts"]);
-  if (contexts !== undefined && (!Number.isInteger(contexts) || contexts < 1 || contexts > 64))
-    throw new Error("--browser-contexts takes 1..64");
-  const spares = values["browser-spares"] === undefined ? undefined : Number(values["browser-spares"]);
-  if (spares !== undefined && (!Number.isInteger(spares) || spares < 0 || spares > 16))
-    throw new Error("--browser-spares takes 0..16");
-  const searchUpstreams = parseSearchUpstreams(values);
-  for (const flag of ["mcp-url", "site-url"] as const)
-    if (values[flag] !== undefined && !/^https?:\/\/[^\s/]+/.test(values[flag] as string))
-      throw new Error(`--${flag} takes an http(s) URL`);
-  const { paymentMethodsFromFlags } = await import("./platform/payment-methods.ts");
-  const payment = paymentMethodsFromFlags(values["payment-test-key"], values["payment-method"], process.env);
-  const threads = values["parse-threads"] === undefined ? undefined : Number(values["parse-threads"]);
-  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64))
-    throw new Error("--parse-threads takes 1..64");
-  const sqliteSynchronous = values["sqlite-synchronous"];
-  if (sqliteSynchronous !== undefined && sqliteSynchronous !== "normal" && sqliteSynchronous !== "full")
-    throw new Error("--sqlite-synchronous takes normal or full");
-  const { startReference } = await import("./start-reference.ts");
-  const ref = await startReference({
-    host: values.host,
-    port,
-    dataDir: values["data-dir"],
-    databaseUrl: values["database-url"],
-    sqliteSynchronous,
-    keys: (values.key ?? []).map(parseKey),
-    allowPrivateNetwork: values["allow-private-network"],
-    chromiumPath: values.chromium,
-    browserContexts: contexts,
-    browserQueue: contexts === undefined ? undefined : 2 * contexts,
-    browserSpares: spares,
-    userAgent,
-    authorizationServer,
-    authServer: !values["no-auth-server"],
-    ...auth,
-    mcpUrl: values["mcp-url"],
-    siteUrl: values["site-url"],
-    rateLimits: perAccount === undefined ? undefined : { perAccount },
-    trending: { githubUrl: values["github-trending-url"], hackernewsUrl: values["hackernews-trending-url"] },
-    extractModel: values["model-url"]
-      ? {
-          url: values["model-url"],
-          model: values.model as string,
-          apiKey: process.env.PLUMBLINE_MODEL_API_KEY,
-          timeoutMs: modelTimeout,
-        }
-      : undefined,
-    parsing: threads === undefined ? undefined : { threads },
-    logger: values.log,
-    paymentTestKey: values["payment-test-key"],
-    paymentMethods: payment.filter((m) => m.method !== "test"),
-    ...deepcrawlOptions(values),
-    searchUpstreams,
-  });
-  const stop = stopRequested(parentEnded());
-  // the process is the reference's own: every thread but the event loop's runs below it (parse workers, V8's
-  // garbage collectors, libuv's pool; issue 12). startReference() in another program leaves that program's threads be.
-  const { lowerHelperThreads } = await import("./engines/parse/thread-priority.ts");
-  const { steadyHeapGrowth } = await import("./engines/parse/heap-growth.ts");
-  steadyHeapGrowth();
-  const { DEFAULT_PARSE_POOL } = await import("./engines/parse/parse-pool.ts");
-  // libuv starts its pool's threads on first use: start them now, so they are lowered too
-  await new Promise((done) => randomFill(new Uint8Array(1), done));
-  lowerHelperThreads(DEFAULT_PARSE_POOL.nice);
-  console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
-  if (ref.deepcrawl) console.log(`  deepcrawl packages in ${ref.deepcrawl.packages.location}`);
-  if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);
-  if (ref.paymentTestKey && !values["payment-test-key"])
-    console.log(`  pay per request: no payment method configured; test method with key ${ref.paymentTestKey}`);
-  await closeOn(stop, () => ref.close());
-  return 0;
+function s3Region(value: string) {
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(value)) throw new InvalidArgumentError("Expected a region name such as us-east-1.");
+  return value;
+}
+
+function userAgent(value: string) {
+  if (!/^[\x20-\x7e]{1,256}$/.test(value))
+    throw new InvalidArgumentError("Expected 1..256 printable ASCII characters.");
+  return value;
+}
+
+function resourceOrigin(value: string) {
+  if (!/^https?:\/\/[^\s/]+\/?$/.test(value)) throw new InvalidArgumentError("Expected an http(s) origin.");
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The server
+
+function serverOptions(cmd: Command) {
+  return withDatabase(listenOptions(cmd.optionsGroup("Server:"), 8080))
+    .optionsGroup("Server:")
+    .addOption(
+      new Option(
+        "--key <KEY:CREDITS[:oauth]>",
+        "seed an account with this key and balance at start (repeatable; tests and demos)",
+      ).argParser(repeatable(parseKey)),
+    )
+    .option(
+      "--rate-limit <n>",
+      "requests per minute per account (default: the document's 200; 0 turns limiting off)",
+      wholeNumber(0),
+    )
+    .option("--mcp-url <url>", "{mcp_url}: the hosted MCP endpoint is {mcp_url}/mcp (default: the base URL)", httpUrl)
+    .option("--site-url <url>", "{site_url} named by the discovery documents (default: the base URL)", httpUrl)
+    .option("--log", "log every request (pino, JSON lines)")
+    .optionsGroup("Fetching and engines:")
+    .option(
+      "--allow-private-network",
+      "let targets on loopback and private addresses be fetched (test fixture sites); without it they are refused after DNS resolution and on every redirect",
+    )
+    .option(
+      "--user-agent <ua>",
+      'User-Agent of outbound requests; name your contact page, e.g. "examplebot/1.0 (+https://example.com/bot)" (default plumbline-reference/VERSION)',
+      userAgent,
+    )
+    .addOption(
+      new Option(
+        "--chromium <path>",
+        "Chromium for /screenshot and the crawl's browser fallback (default /usr/bin/chromium)",
+      ).env("PLUMBLINE_CHROMIUM"),
+    )
+    .option(
+      "--browser-contexts <n>",
+      "pages rendered at once (default 4); up to 2N more wait, further callers get 503",
+      wholeNumber(1, 64),
+    )
+    .option(
+      "--browser-spares <n>",
+      "fresh contexts kept ready, their renderer started (default 2; 0 starts one per page: 200-800 ms more per screenshot, no idle renderer processes)",
+      wholeNumber(0, 16),
+    )
+    .option(
+      "--parse-threads <n>",
+      "worker threads parsing pages (default: the cores; D-parse-limits)",
+      wholeNumber(1, 64),
+    )
+    .addOption(
+      new Option(
+        "--sqlite-synchronous <mode>",
+        "SQLite commit durability: normal (safe across a crash of the process; the last commits may be lost on a power loss) or full (every commit synced, slower); default normal",
+      ).choices(["normal", "full"] as const),
+    )
+    .option(
+      "--github-trending-url <url>",
+      "where /trending reads GitHub's trending page (default https://github.com)",
+      httpUrl,
+    )
+    .option(
+      "--hackernews-trending-url <url>",
+      "where /trending reads the Hacker News API (default https://hacker-news.firebaseio.com)",
+      httpUrl,
+    )
+    .option(
+      "--model-url <url>",
+      "an OpenAI-compatible API base (…/v1) for /extract; its key is read from the environment, PLUMBLINE_MODEL_API_KEY, never from a flag. Without it /extract fills response_format from the page's structured data, tables, lists and text",
+      httpUrl,
+    )
+    .option("--model <name>", "the model to ask (with --model-url)")
+    .option(
+      "--model-timeout <ms>",
+      "the longest a model call may take, at least 1000 (default 60000)",
+      wholeNumber(1000),
+    )
+    .optionsGroup("Search upstreams (docs/search-backends.md):")
+    .option("--searxng-url <url>", "a SearXNG instance (JSON format enabled) for most search_service values", httpUrl)
+    .option(
+      "--wikipedia-url <url>",
+      "MediaWiki API base for search_service wikipedia; {lang} takes the request's language (https://{lang}.wikipedia.org)",
+      httpUrl,
+    )
+    .option("--arxiv-url <url>", "arXiv API base for search_service arxiv (https://export.arxiv.org)", httpUrl)
+    .option(
+      "--github-api-url <url>",
+      "GitHub REST API base for search_service github (https://api.github.com); token from $PLUMBLINE_GITHUB_TOKEN",
+      httpUrl,
+    )
+    .option(
+      "--hackernews-url <url>",
+      "Algolia HN API base for news search_service hackernews (https://hn.algolia.com)",
+      httpUrl,
+    )
+    .option("--public-search-apis", "use the public endpoints above for the direct adapters not given explicitly")
+    .option(
+      "--upstream-timeout <ms>",
+      "per upstream request, 1..120000 (default 10000); a search_service value with no upstream is answered by the local index of fetched pages (D-search-service-fallback)",
+      wholeNumber(1, 120_000),
+    )
+    .optionsGroup("Deepcrawl and its packages (docs/reference.md):")
+    .option(
+      "--package-dir <dir>",
+      "where deepcrawl packages are written (default DATA_DIR/packages); instances sharing a --database-url must share this directory too, or a bucket (--package-store)",
+    )
+    .addOption(
+      new Option(
+        "--package-store <url>",
+        "s3://BUCKET[/PREFIX]: write deepcrawl packages to an S3-compatible bucket instead (streamed multipart uploads under PREFIX/), which every instance on the --database-url reads; checked at start. Credentials from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN) or the AWS SDK's profiles and roles, never from a flag",
+      )
+        .argParser(s3Url)
+        .conflicts("packageDir"),
+    )
+    .option("--s3-endpoint <url>", "an S3-compatible service (MinIO, Ceph, R2, …) instead of AWS", s3Endpoint)
+    .option("--s3-region <region>", "the bucket's region (default $AWS_REGION, else us-east-1)", s3Region)
+    .option(
+      "--s3-force-path-style",
+      "address the bucket as ENDPOINT/BUCKET/KEY (MinIO and most self-hosted stores need it)",
+    )
+    .option("--deepcrawl-max-pages <n>", "pages one task may fetch (default 500)", decimal(1, 10_000_000))
+    .option("--deepcrawl-max-mb <n>", "MB of documents one task may gather (default 100)", decimal(0.001, 1_000_000))
+    .option(
+      "--deepcrawl-max-seconds <s>",
+      "seconds one task may run (default 900); a task that reaches a limit completes with what it fetched and names it in manifest.json",
+      decimal(1, 86_400 * 7),
+    )
+    .option("--deepcrawl-concurrency <n>", "pages of one task fetched at once (default 4)", decimal(1, 64))
+    .option(
+      "--deepcrawl-delay-ms <ms>",
+      "least time between two requests to one host (default 250; robots.txt may ask more)",
+      decimal(0, 60_000),
+    )
+    .option(
+      "--deepcrawl-lease-seconds <s>",
+      "a task whose instance died is taken over after S seconds (default 30)",
+      decimal(0.5, 3600),
+    )
+    .option("--zip-url-ttl <s>", "how long a signed zipUrl stays valid (default 3600)", decimal(1, 86_400 * 365))
+    .optionsGroup("OAuth and accounts (docs/oauth-and-accounts.md):")
+    .option(
+      "--authorization-server <url>",
+      "an OAuth authorization server running apart (`reference auth-server` on the same database) that the protected-resource metadata names instead of the mounted one",
+      httpUrl,
+    )
+    .option("--no-auth-server", "mount no authorization server: authorization_servers is empty, no OAuth tokens")
+    .addOption(issuerOption())
+    .addOption(startingCreditsOption())
+    .addOption(cookieSecureOption())
+    .optionsGroup("Payments (docs/payments.md):")
+    .option(
+      "--payment-test-key <key>",
+      "accept the local test payment method, credentials signed with KEY (D-payment-methods); with no payment method at all, a fresh test key is made and printed at start",
+    )
+    .option(
+      "--payment-method <spec>",
+      "accept a production method (repeatable): tempo:currency=0x…,recipient=0x…[,testnet] or stripe:network-id=ID[,payment-method-types=card+link][,decimals=2] with STRIPE_SECRET_KEY in the environment (both settle on networks: not exercised offline)",
+      collect,
+    );
+}
+
+export type ReferenceServerOptions = ReturnType<ReturnType<typeof serverOptions>["opts"]>;
+export type AuthServerCommandOptions = ReturnType<ReturnType<typeof authServerOptions>["opts"]>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The administration commands
+
+const KEY_ARGUMENT = "a whole key or its printed prefix (the first 12 characters)";
+
+function keysCommand() {
+  const keys = new Command("keys")
+    .summary("create, list, rotate, revoke and credit API keys")
+    .description(
+      "Account and API key administration on the server's database (the same --data-dir or --database-url). KEY is a whole key or its printed prefix (the first 12 characters).",
+    );
+  const keysAction = async () => await import("./keys-command.ts");
+  withDatabase(
+    keys
+      .command("create")
+      .description("Create an account with an API key (printed once).")
+      .option("--credits <n>", "the account's balance", wholeNumber(0), 0)
+      .option("--oauth", "make the credential an OAuth token (usage reports credential_type oauth)"),
+  ).action(exits(async (opts) => (await keysAction()).createKey(opts)));
+  withDatabase(keys.command("list").description("List the keys: prefix, account, balance, type, state.")).action(
+    exits(async (opts) => (await keysAction()).listKeys(opts)),
+  );
+  withDatabase(
+    keys
+      .command("rotate")
+      .description("Revoke a key and issue its account a new one (printed once).")
+      .argument("<key>", KEY_ARGUMENT),
+  ).action(exits(async (key, opts) => (await keysAction()).rotateKey(key, opts)));
+  withDatabase(keys.command("revoke").description("Revoke a key.").argument("<key>", KEY_ARGUMENT)).action(
+    exits(async (key, opts) => (await keysAction()).revokeKey(key, opts)),
+  );
+  withDatabase(
+    keys
+      .command("credit")
+      .description("Add credits to a key's account.")
+      .argument("<key>", KEY_ARGUMENT)
+      .argument("<credits>", "a whole number > 0", wholeNumber(1)),
+  ).action(exits(async (key, credits, opts) => (await keysAction()).creditKey(key, credits, opts)));
+  return keys;
+}
+
+function paymentsCommand() {
+  const payments = new Command("payments")
+    .summary("payments received with the Payment scheme")
+    .description("The payments received with the Payment scheme (D-payment-charging).");
+  withDatabase(
+    payments
+      .command("list")
+      .description("List the payments received, newest first.")
+      .option("--limit <n>", "at most N payments", wholeNumber(1))
+      .option("--json", "print them as JSON"),
+  ).action(
+    exits(async (opts) => {
+      const { listPayments } = await import("./payments-command.ts");
+      return listPayments(opts);
+    }),
+  );
+  return payments;
+}
+
+function indexCommand() {
+  const index = new Command("index")
+    .summary("fill the search index from sites' sitemaps; count its pages")
+    .description(
+      "The search index (the local backend of POST /search and /news) on the server's database: /crawl, crawl_results and deepcrawl add the pages they fetch; `add` fills it from sites.",
+    );
+  withDatabase(
+    index
+      .command("add")
+      .description(
+        "Fill the index from each site's sitemap (else its links): every page is fetched (static text, no browser) and indexed. Exit 1 when a site cannot be read.",
+      )
+      .argument("<url...>", "the sites (http or https)")
+      .option("--limit <n>", "pages per site at most", wholeNumber(1), 500)
+      .option("--allow-private-network", "let sites on loopback and private addresses be fetched")
+      .option("--user-agent <ua>", "User-Agent of the requests", userAgent),
+  ).action(
+    exits(async (urls, opts) => {
+      for (const u of urls) if (!/^https?:\/\/[^\s/]+/.test(u)) throw new Error(`not an http(s) URL: ${u}`);
+      const { indexSitesCommand } = await import("./search/index-command.ts");
+      return indexSitesCommand(urls, opts);
+    }),
+  );
+  withDatabase(index.command("count").description("Print how many pages the index holds.")).action(
+    exits(async (opts) => {
+      const { indexCountCommand } = await import("./search/index-command.ts");
+      return indexCountCommand(opts);
+    }),
+  );
+  return index;
+}
+
+function authServerOptions(cmd: Command) {
+  return withDatabase(
+    listenOptions(cmd.optionsGroup("Server:"), 8081).option("--log", "log every request (pino, JSON lines)"),
+  )
+    .optionsGroup("OAuth and accounts:")
+    .addOption(issuerOption())
+    .addOption(startingCreditsOption())
+    .addOption(cookieSecureOption())
+    .addOption(
+      new Option(
+        "--resource-origin <url>",
+        "the API's origin, and its MCP endpoint's when apart (repeatable): tokens are issued for RFC 8707 resources there, beside the server's own origin",
+      ).argParser(repeatable(resourceOrigin)),
+    );
+}
+
+function authServerCommand() {
+  return authServerOptions(
+    new Command("auth-server")
+      .summary("the authorization server and account pages alone")
+      .description(
+        "The OAuth authorization server and the account pages alone (/oauth/…, /account, RFC 8414 metadata), until SIGINT or SIGTERM. The API recognises its tokens when both use the same database; start the API with --authorization-server naming this one.",
+      ),
+  ).action(
+    exits(async (opts) => {
+      const { serveAuthServer } = await import("./serve.ts");
+      return serveAuthServer(opts);
+    }),
+  );
+}
+
+export function referenceCommand() {
+  const reference = serverOptions(
+    new Command("reference").description(
+      "Run the reference implementation: every operation of the contract on the platform the mock shares (auth, credits, batches, rate limits, discovery, /mcp, the Payment scheme), over SQLite or PostgreSQL, with real engines, the OAuth authorization server and the account pages (docs/reference.md). Runs until SIGINT or SIGTERM.",
+    ),
+  )
+    .addHelpText(
+      "after",
+      `
+Process: the server runs in a child Node started with --single-threaded-gc (V8 reads it only at start; it
+halves the collectors' CPU per crawl), the command staying as a thin parent: signals are passed on (Ctrl-Z and
+fg too), the exit code or signal is the server's, and the server closes when the parent ends, kill -9 included;
+a SIGTERM or SIGINT repeated while it closes is ignored. One process instead: PLUMBLINE_RELAUNCH=0, or Node
+started with --single-threaded-gc or an --inspect flag (on its command line or in NODE_OPTIONS).`,
+    )
+    .action(
+      exits(async (opts) => {
+        const { serveReference } = await import("./serve.ts");
+        return serveReference(opts);
+      }),
+    );
+  reference.addCommand(keysCommand());
+  reference.addCommand(paymentsCommand());
+  reference.addCommand(indexCommand());
+  reference.addCommand(authServerCommand());
+  return reference;
 }

@@ -1,28 +1,19 @@
-// `plumbline reference payments list`: the payments received with the Payment scheme (D-payment-charging).
-import { parseArgs } from "node:util";
+// `plumbline reference payments list` (declared in reference/cli.ts): the payments received with the Payment scheme
+// (D-payment-charging), newest first.
+import { openDatabase } from "./store/open-database.ts";
+import { createSqlPayments, migratePayments } from "./store/sql-payments.ts";
 
-export async function paymentsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      "data-dir": { type: "string", default: "data" },
-      "database-url": { type: "string" },
-      limit: { type: "string" },
-      json: { type: "boolean", default: false },
-    },
-  });
-  if (positionals[0] !== "list") throw new Error(`payments takes list, not "${positionals[0] ?? ""}"`);
-  const limit = values.limit === undefined ? undefined : Number(values.limit);
-  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1))
-    throw new Error("--limit takes a whole number >= 1");
-  const { openDatabase } = await import("./store/open-database.ts");
-  const { createSqlPayments, migratePayments } = await import("./store/sql-payments.ts");
-  const opened = await openDatabase({ dataDir: values["data-dir"], databaseUrl: values["database-url"] });
+export async function listPayments(o: {
+  dataDir: string;
+  databaseUrl?: string;
+  limit?: number;
+  json?: boolean;
+}): Promise<number> {
+  const opened = await openDatabase({ dataDir: o.dataDir, databaseUrl: o.databaseUrl });
   try {
     await migratePayments(opened.db, opened.dialect);
-    const payments = await createSqlPayments(opened.db).list({ limit });
-    if (values.json) {
+    const payments = await createSqlPayments(opened.db).list({ limit: o.limit });
+    if (o.json) {
       console.log(JSON.stringify(payments, null, 2));
       return 0;
     }

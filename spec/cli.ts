@@ -1,118 +1,134 @@
-// `plumbline spec …`: validate and summarise the document, lint it, regenerate the derived files.
-import { readFileSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { loadContract } from "./contract.ts";
-import { renderDecisionsPage } from "./decisions.ts";
-import { readRawDocument } from "./document.ts";
-import { lintDocument } from "./lint.ts";
-import { renderSummary } from "./summary.ts";
-import { generateTypes, TYPES_PATH } from "./types-gen.ts";
+// `plumbline spec …`: validate and summarise the document, lint it, regenerate the derived files. Declarations
+// only; each action loads what it needs (the document's loader and validators take ~300 ms to load).
+import { Command, exits, Option, usageError } from "../bin/command-kit.js";
+import { FORMATS } from "./diff/report-formats.ts";
+import { PROFILE_NAMES } from "./profiles.ts";
 
 export const DECISIONS_PATH = new URL("./DECISIONS.md", import.meta.url);
 
-export const SPEC_HELP = `Usage: plumbline spec [summary] [--profile primary|alt-bounds] [--json]
-       plumbline spec lint
-       plumbline spec types [--write|--check]
-       plumbline spec decisions [--write|--check]
-       plumbline spec diff BASE REVISION [--format text|json|junit|markdown|github] [--fail-on breaking|warning]
-                           [--severity FILE] [--rules]
+const writeOption = (file: string) => new Option("--write", `write ${file}`).conflicts("check");
+const checkOption = (file: string) =>
+  new Option("--check", `exit 1 when the committed ${file} differs from what the document gives`);
 
-  summary     validate spec/openapi.yaml and print its operations, prices and decisions (default)
-  lint        lint the document with Redocly's recommended rules
-  types       print the TypeScript types generated from the document; --write updates spec/types.gen.ts,
-              --check exits 1 when the committed file is stale
-  decisions   print the decisions page; --write updates spec/DECISIONS.md, --check exits 1 when stale
-  diff        breaking changes between two versions of an OpenAPI document (plumbline spec diff --help)
-
-Exit codes: 0 ok, 1 a check failed, 2 bad arguments.`;
-
-async function derived(
-  name: string,
-  path: URL,
-  render: () => Promise<string> | string,
-  mode: "print" | "write" | "check",
-) {
-  const text = await render();
-  if (mode === "write") {
-    writeFileSync(path, text);
-    console.log(`wrote ${path.pathname}`);
-    return 0;
-  }
-  if (mode === "check") {
-    const committed = readFileSync(path, "utf8");
-    if (committed !== text) {
-      console.error(`${name} is stale: run \`plumbline spec ${name} --write\``);
-      return 1;
-    }
-    console.log(`${name}: up to date`);
-    return 0;
-  }
-  process.stdout.write(text);
-  return 0;
+function summaryCommand() {
+  return new Command("summary")
+    .description("Validate spec/openapi.yaml and print its operations, prices and decisions (the default).")
+    .addOption(new Option("--profile <name>", "the bound set to apply").choices(PROFILE_NAMES).default("primary"))
+    .option("--json", "print the summary as JSON")
+    .action(
+      exits(async (opts) => {
+        const { loadContract } = await import("./contract.ts");
+        const c = await loadContract({ profile: opts.profile });
+        if (!opts.json) {
+          console.log((await import("./summary.ts")).renderSummary(c));
+          return 0;
+        }
+        const operations = c.operations.map((o) => ({
+          operationId: o.operationId,
+          method: o.method.toUpperCase(),
+          path: o.path,
+          auth: o.auth,
+          pricing: o.pricing,
+          batchMax: o.batchMax,
+          statuses: o.statuses,
+          discovery: o.discovery,
+        }));
+        const summary = { title: c.document.info.title, version: c.version, profile: c.profile, operations };
+        console.log(JSON.stringify({ ...summary, decisions: c.decisions.map((d) => d.id) }, null, 2));
+        return 0;
+      }),
+    );
 }
 
-export async function specCommand(argv: string[]): Promise<number> {
-  // diff has options of its own (spec/diff/cli.ts), parsed there
-  if (argv[0] === "diff") return (await import("./diff/cli.ts")).diffCommand(argv.slice(1));
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      profile: { type: "string", default: "primary" },
-      json: { type: "boolean", default: false },
-      write: { type: "boolean", default: false },
-      check: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  if (values.help) {
-    console.log(SPEC_HELP);
-    return 0;
-  }
-  const sub = positionals[0] ?? "summary";
-  const mode = values.write ? "write" : values.check ? "check" : "print";
-  switch (sub) {
-    case "summary": {
-      const c = await loadContract({ profile: values.profile });
-      if (values.json) {
-        console.log(
-          JSON.stringify(
-            {
-              title: c.document.info.title,
-              version: c.version,
-              profile: c.profile,
-              operations: c.operations.map((o) => ({
-                operationId: o.operationId,
-                method: o.method.toUpperCase(),
-                path: o.path,
-                auth: o.auth,
-                pricing: o.pricing,
-                batchMax: o.batchMax,
-                statuses: o.statuses,
-                discovery: o.discovery,
-              })),
-              decisions: c.decisions.map((d) => d.id),
-            },
-            null,
-            2,
-          ),
-        );
-      } else console.log(renderSummary(c));
-      return 0;
-    }
-    case "lint": {
-      const problems = await lintDocument();
-      for (const p of problems) console.log(`${p.severity} ${p.rule}: ${p.message} (${p.at})`);
-      const errors = problems.filter((p) => p.severity === "error").length;
-      console.log(`${errors} errors, ${problems.length - errors} warnings`);
-      return errors > 0 ? 1 : 0;
-    }
-    case "types":
-      return derived("types", TYPES_PATH, () => generateTypes(), mode);
-    case "decisions":
-      return derived("decisions", DECISIONS_PATH, () => renderDecisionsPage(readRawDocument()), mode);
-    default:
-      console.error(`unknown spec subcommand "${sub}"\n\n${SPEC_HELP}`);
-      return 2;
-  }
+function diffCommand() {
+  return new Command("diff")
+    .summary("breaking changes between two versions of an OpenAPI document")
+    .description(
+      "Breaking changes between two versions of an OpenAPI 3.1 or 3.0 document (YAML or JSON), compared by meaning: $refs are followed, so a schema moved under components, reordered keys or reformatted YAML is no change. Levels are judged from the client's side (docs/spec-diff.md).",
+    )
+    .argument(
+      "[base]",
+      "the older document: a file, or git:REF:path for the document as committed at REF (path from the repository's root), e.g. git:origin/main:spec/openapi.yaml",
+    )
+    .argument("[revision]", "the newer document, in the same forms")
+    .addOption(
+      new Option(
+        "--format <format>",
+        "text; json (the typed result); junit (one test case per change); markdown (a table for a pull-request comment); github (workflow annotations on REVISION's lines)",
+      )
+        .choices(FORMATS)
+        .default("text" as const),
+    )
+    .addOption(
+      new Option(
+        "--fail-on <level>",
+        "exit 1 when a change is breaking (breaking), or breaking or potentially breaking (warning)",
+      ).choices(["breaking", "warning"] as const),
+    )
+    .option("--severity <file>", "YAML or JSON mapping rule ids to breaking, potentially-breaking, non-breaking or off")
+    .option("--rules", "list the rules, their default levels and what each detects (no documents needed)")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 compared (and nothing reached --fail-on), 1 a change reached --fail-on, 2 bad arguments or a\ndocument that does not read.",
+    )
+    .action(
+      exits(async (base, revision, opts, cmd) => {
+        const { diffCommand: diff, listRules } = await import("./diff/cli.ts");
+        if (opts.rules) return listRules(opts.format);
+        if (base === undefined || revision === undefined) usageError(cmd, "BASE and REVISION are required");
+        return diff(base, revision, opts);
+      }),
+    );
+}
+
+export function specCommand() {
+  const spec = new Command("spec")
+    .description(
+      "The OpenAPI document, spec/openapi.yaml: validate and summarise it, lint it, regenerate its derived files.",
+    )
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 ok, 1 a check failed (lint errors, a stale file), 2 bad usage or the document does not load.",
+    );
+  spec.addCommand(summaryCommand(), { isDefault: true });
+  spec
+    .command("lint")
+    .description("Lint the document with Redocly's recommended rules (exit 1 on an error).")
+    .action(
+      exits(async () => {
+        const problems = await (await import("./lint.ts")).lintDocument();
+        for (const p of problems) console.log(`${p.severity} ${p.rule}: ${p.message} (${p.at})`);
+        const errors = problems.filter((p) => p.severity === "error").length;
+        console.log(`${errors} errors, ${problems.length - errors} warnings`);
+        return errors > 0 ? 1 : 0;
+      }),
+    );
+  spec
+    .command("types")
+    .description("Print the TypeScript types generated from the document (spec/types.gen.ts).")
+    .addOption(writeOption("spec/types.gen.ts"))
+    .addOption(checkOption("spec/types.gen.ts"))
+    .action(
+      exits(async (opts) => {
+        const { derivedFile, derivedMode } = await import("../bin/derived-file.ts");
+        const { generateTypes, TYPES_PATH } = await import("./types-gen.ts");
+        return derivedFile(TYPES_PATH, generateTypes, derivedMode(opts), "plumbline spec types --write");
+      }),
+    );
+  spec
+    .command("decisions")
+    .description("Print the decisions page rendered from the document's decisions (spec/DECISIONS.md).")
+    .addOption(writeOption("spec/DECISIONS.md"))
+    .addOption(checkOption("spec/DECISIONS.md"))
+    .action(
+      exits(async (opts) => {
+        const { derivedFile, derivedMode } = await import("../bin/derived-file.ts");
+        const { renderDecisionsPage } = await import("./decisions.ts");
+        const { readRawDocument } = await import("./document.ts");
+        const render = () => renderDecisionsPage(readRawDocument());
+        return derivedFile(DECISIONS_PATH, render, derivedMode(opts), "plumbline spec decisions --write");
+      }),
+    );
+  spec.addCommand(diffCommand());
+  return spec;
 }

@@ -6,6 +6,7 @@ import { decisionReferences, renderDecisionsPage } from "./decisions.ts";
 import { readRawDocument } from "./document.ts";
 import { type Contract, ERROR_CATALOGUE, loadContract } from "./index.ts";
 import { lintDocument } from "./lint.ts";
+import { PROFILE_NAMES, profileNames } from "./profiles.ts";
 import { generateTypes, TYPES_PATH } from "./types-gen.ts";
 
 let c: Contract;
@@ -128,6 +129,12 @@ describe("spec/openapi.yaml", () => {
           );
       }
     }
+  });
+});
+
+describe("the bound profiles", () => {
+  it("are the ones the command line offers (spec --profile, mock --profile)", () => {
+    expect(profileNames(readRawDocument())).toEqual([...PROFILE_NAMES]);
   });
 });
 

@@ -2,7 +2,9 @@
 // interface publishes for search (interface-spec "Limits" 2), applied as overrides on component schemas.
 import type { OpenApiDocument } from "./document.ts";
 
-export type ProfileName = "primary" | "alt-bounds";
+/** The document's bound sets (x-bound-profiles; a test checks the two agree), as a command line offers them. */
+export const PROFILE_NAMES = ["primary", "alt-bounds"] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 interface Override {
   schema: string;

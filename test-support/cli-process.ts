@@ -53,8 +53,11 @@ export function startCliProcess(args: string[], name: string, cleanup: () => voi
 }
 
 /** A `plumbline` command run to its end, as a CI step runs it: its exit code and what it printed. */
-export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+export function runCli(
+  args: string[],
+  options: { cwd?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => {

@@ -1,37 +1,35 @@
-// `plumbline bench` itself: its overview names every benchmark, the load/ ones get their argv unchanged, and a
-// name it does not know is refused with exit 2.
+// `plumbline bench` itself: its help names every benchmark, the root help names bench, a name it does not know or
+// an option another benchmark takes is refused with exit 2, and each benchmark checks its own options.
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../test-support/cli-process.ts";
 
 const ALL = ["mock-search", "crawl-quality", "crawl-load", "screenshot", "deepcrawl", "s3-package", "page-index"];
 
 describe("plumbline bench", () => {
-  it("lists every benchmark in its help, and in the root help's summary", async () => {
+  it("lists every benchmark in its help, and bench in the root help", async () => {
     const help = await runCli(["bench", "--help"]);
     expect(help.code).toBe(0);
-    for (const name of ALL) expect(help.stdout).toMatch(new RegExp(`^    ${name} `, "m"));
+    for (const name of ALL) expect(help.stdout).toMatch(new RegExp(`^ {2}${name} +\\S`, "m"));
     const root = await runCli(["--help"]);
-    expect(root.stdout).toMatch(/^ {2}bench +benchmarks: .*deepcrawl, S3 store, page index$/m);
+    expect(root.stdout).toMatch(/^ {2}bench +benchmarks of the mock, the reference and its parts/m);
   });
 
-  it("refuses no benchmark, an unknown one, and a reference benchmark named after its options, with exit 2", async () => {
+  it("refuses no benchmark, an unknown one, and an option of another benchmark, with exit 2", async () => {
     const none = await runCli(["bench"]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/^Usage: plumbline bench <benchmark>/);
+    expect(none.stderr).toMatch(/^Usage: plumbline bench \[options\] \[command\]/);
     const unknown = await runCli(["bench", "nope"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(`unknown benchmark "nope"; known: ${ALL.join(", ")}`);
-    const late = await runCli(["bench", "--pages", "5", "page-index"]);
-    expect(late.code).toBe(2);
-    expect(late.stderr).toMatch(/name the benchmark first: plumbline bench page-index/);
+    expect(unknown.stderr).toContain("plumbline bench: unknown command 'nope'");
+    // mock-search and screenshot once shared one options object: each now takes only its own
+    const foreign = await runCli(["bench", "mock-search", "--gap-ms", "5"]);
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toContain("plumbline bench mock-search: unknown option '--gap-ms'");
   });
 
-  it("hands the load benchmarks their arguments unchanged", async () => {
+  it("refuses a value out of a benchmark's range, naming the option and the range", async () => {
     const run = await runCli(["bench", "mock-search", "--rounds", "0"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--rounds takes 1\.\.10/);
-    const first = await runCli(["bench", "--rounds", "0", "mock-search"]);
-    expect(first.code).toBe(2);
-    expect(first.stderr).toMatch(/--rounds takes 1\.\.10/);
+    expect(run.stderr).toContain("option '--rounds <n>' argument '0' is invalid. Expected a whole number 1..10.");
   });
 });

@@ -23,12 +23,15 @@ describe("bench deepcrawl", () => {
   it("prints its options, and refuses bad ones with exit 2 before starting anything", async () => {
     const help = await runCli(["bench", "deepcrawl", "--help"]);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: plumbline bench deepcrawl \[--pages N\] \[--concurrency N\] \[--json\]/);
+    expect(help.stdout).toMatch(/^Usage: plumbline bench deepcrawl \[options\]/);
+    for (const flag of ["--pages <n>", "--concurrency <n>", "--json"]) expect(help.stdout).toContain(flag);
     const pages = await runCli(["bench", "deepcrawl", "--pages", "0"]);
     expect(pages.code).toBe(2);
-    expect(pages.stderr).toMatch(/--pages takes 1\.\.20000, not "0"/);
+    expect(pages.stderr).toContain("option '--pages <n>' argument '0' is invalid. Expected a whole number 1..20000.");
     const concurrency = await runCli(["bench", "deepcrawl", "--concurrency", "2.5"]);
     expect(concurrency.code).toBe(2);
-    expect(concurrency.stderr).toMatch(/--concurrency takes 1\.\.64, not "2\.5"/);
+    expect(concurrency.stderr).toContain(
+      "option '--concurrency <n>' argument '2.5' is invalid. Expected a whole number 1..64.",
+    );
   }, 60_000);
 });

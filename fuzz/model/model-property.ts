@@ -1,7 +1,7 @@
 // The stateful property (issue 6): fast-check commands over the model of one account. On a target that advertises
 // /__mock each run gets a fresh account with a generated balance (small, so 402 and batches that run out midway
 // come up) and, with a manual clock, the clock commands; elsewhere (a real clock, no admin API) the run spends the
-// given key and never moves a clock. Only the selected operations (--only) make commands: status polls come with
+// given key and never moves a clock. Only the selected operations (--operations) make commands: status polls come with
 // deepcrawl.
 import fc from "fast-check";
 import type { Contract } from "../../spec/index.ts";
@@ -19,12 +19,12 @@ import type { Model, Real } from "./model-state.ts";
 /** The operations whose calls the model drives (issue 6: search, news, crawl, batch, deepcrawl start; and sitemap). */
 export const MODEL_OPERATIONS = ["search", "news", "crawl", "sitemap", "deepcrawl"];
 /**
- * Operations the model drives only when `--only` names them (issue 11: `--only screenshot`): an image is slow to
+ * Operations the model drives only when `--operations` names them (issue 11: `--operations screenshot`): an image is slow to
  * render by nature, and an unrestricted run keeps its commands for the balance and task rules.
  */
 const ON_REQUEST = ["screenshot"];
 
-/** The operations the model drives for an `--only` list (none: every operation is fuzzed). */
+/** The operations the model drives for an `--operations` list (none: every operation is fuzzed). */
 export function modelOperations(only?: readonly string[]): string[] {
   return [...MODEL_OPERATIONS, ...ON_REQUEST.filter((id) => only?.includes(id))];
 }
@@ -51,7 +51,7 @@ export interface ModelSetup {
   cases: OperationCases[];
   maxCommands?: number;
   waivers?: readonly Waiver[];
-  /** the run's --only list */
+  /** the run's --operations list */
   only?: readonly string[];
   /** the target's test payment key: the model pays for calls too (--payment-key) */
   paymentKey?: string;

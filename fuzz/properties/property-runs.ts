@@ -24,7 +24,7 @@ export interface RunContext {
   apiKey: string;
   cases: OperationCases[];
   waivers: readonly Waiver[];
-  /** the run's --only list (the model drives some operations only when named, model-property.ts) */
+  /** the run's --operations list (the model drives some operations only when named, model-property.ts) */
   only?: readonly string[];
   /** the target's test payment key: the stateful model pays for calls too */
   paymentKey?: string;

@@ -140,7 +140,7 @@ describe("judging an answer by what the fixture page answered", () => {
   });
 });
 
-describe("the model's commands follow the target and --only", () => {
+describe("the model's commands follow the target and --operations", () => {
   const kinds = (admin: boolean, only: string[]) => {
     const target = { baseUrl: "", version: null, admin, clock: admin ? ("manual" as const) : null, steps: null };
     const cases = operationCases(contract.contractOperations, { only, site: admin ? null : site });
@@ -149,7 +149,7 @@ describe("the model's commands follow the target and --only", () => {
     return new Set(specs.map((s) => (s.kind === "call" ? s.operationId : s.kind)));
   };
 
-  it("on a real target with --only crawl,sitemap: those calls and usage reads, no polls, no clock", () => {
+  it("on a real target with --operations crawl,sitemap: those calls and usage reads, no polls, no clock", () => {
     expect([...kinds(false, ["crawl", "sitemap", "usage"])].sort()).toEqual(["crawl", "sitemap", "usage"]);
   });
 

@@ -11,7 +11,9 @@ import type { RequestEntry, Scenario, SetupStep } from "../scenario-file.ts";
 import { FIXTURE_VAR } from "../scenario-vars.ts";
 
 /** The environment variable the exported scripts read the API key from (as `plumbline load` does). */
-export const API_KEY_ENV = "PLUMBLINE_API_KEY";
+import { API_KEY_ENV } from "./export-defaults.ts";
+
+export { API_KEY_ENV };
 
 /** One request as the exported script sends it, and as its runtime classifies and prices the answer. */
 export interface PlanTemplate {

@@ -10,9 +10,10 @@ import { type BalanceRead, checkAccounting, readBalance } from "../credit-accoun
 import { createSender } from "../http-send.ts";
 import { checkTarget } from "../target-guard.ts";
 import type { CreditCheck } from "../types.ts";
+import { DEFAULT_ACCOUNT_STATE } from "./export-defaults.ts";
 import { artilleryBase, artilleryCredit, CREDIT_COUNTERS, K6, k6Credit } from "./metric-names.ts";
 
-export const DEFAULT_ACCOUNT_STATE = "plumbline-account.json";
+export { DEFAULT_ACCOUNT_STATE };
 
 export interface LoadAccountOptions {
   target: string;

@@ -16,13 +16,11 @@ import { DEFAULT_THRESHOLDS, NO_THRESHOLDS, readThresholdSet } from "../threshol
 import { artilleryScript } from "./artillery-script.ts";
 import { artilleryProcessorSource, k6Source } from "./bundle.ts";
 import { type ExportChecks, translateChecks } from "./export-checks.ts";
+import { DEFAULT_EXPORT_DIR, DEFAULT_EXPORT_RATE, EXPORT_FORMATS, type ExportFormat } from "./export-defaults.ts";
 import { API_KEY_ENV, buildExportPlan, type ExportPlan, type PlanRateLimits } from "./export-plan.ts";
 import { k6Options } from "./k6-options.ts";
 
-export const EXPORT_FORMATS = ["artillery", "k6"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-export const DEFAULT_EXPORT_DIR = "reports/load-export";
-export const DEFAULT_EXPORT_RATE = 10;
+export { DEFAULT_EXPORT_DIR, DEFAULT_EXPORT_RATE, EXPORT_FORMATS, type ExportFormat };
 
 export interface LoadExportOptions {
   /** a name in load/scenarios/ or a path (default "mixed") */

@@ -43,6 +43,6 @@ describe("bench crawl-load against the reference it starts", () => {
   it("refuses a bad number of rounds before starting anything", async () => {
     const run = await runCli(["bench", "crawl-load", "--data", DATA, "--rounds", "0"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--rounds takes 1\.\.20/);
+    expect(run.stderr).toContain("option '--rounds <n>' argument '0' is invalid. Expected a whole number 1..20.");
   });
 });

@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { main } from "../../bin/cli.ts";
+import { main } from "../../bin/cli.js";
 import { runCli } from "../../test-support/cli-process.ts";
 import { aggregate } from "../bench/article-metric.ts";
 import { benchCrawlQuality, type CrawlQualityResult } from "../bench/crawl-quality-bench.ts";

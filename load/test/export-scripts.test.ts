@@ -313,10 +313,15 @@ describe("plumbline load export / account on the command line", () => {
     const exp = await cli(["load", "export", "--help"], cwd);
     expect(exp).toMatchObject({
       code: 0,
-      out: expect.stringMatching(/^Usage: plumbline load export --scenario NAME --target URL --format artillery\|k6/),
+      out: expect.stringMatching(
+        /^Usage: plumbline load export \[options\]\n[\s\S]*--format <engine> .*\(choices: "artillery", "k6"\)/,
+      ),
     });
     const acc = await cli(["load", "account", "--help"], cwd);
-    expect(acc).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: plumbline load account --before/) });
+    expect(acc).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^Usage: plumbline load account \[options\]\n[\s\S]*--before /),
+    });
     expect(readdirSync(cwd)).toEqual([]);
     expect((await cli(["load", "export", "--target", TARGET], cwd)).code).toBe(2);
     expect((await cli(["load", "account", "--target", TARGET, "--api-key", "K"], cwd)).code).toBe(2);

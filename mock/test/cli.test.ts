@@ -114,7 +114,10 @@ describe("plumbline mock", () => {
       const cases: Array<[string[], RegExp]> = [
         [["--replay", broken], /plumbline mock: replay .*broken\.har: is not JSON/],
         [["--replay", join(dir, "absent.har")], /absent\.har: cannot be read \(ENOENT\)/],
-        [["--replay", broken, "--replay-match", "fuzzy"], /--replay-match takes exact, ignore-body or path/],
+        [
+          ["--replay", broken, "--replay-match", "fuzzy"],
+          /option '--replay-match <how>' argument 'fuzzy' is invalid\. Allowed choices are exact, ignore-body, path\./,
+        ],
         [["--replay-invalid"], /--replay-match and --replay-invalid go with --replay FILE/],
       ];
       for (const [args, message] of cases) {
@@ -130,6 +133,7 @@ describe("plumbline mock", () => {
   it("lists the replay options in --help, with exit 0", async () => {
     const p = run(["--help"]);
     expect(await p.exited).toBe(0);
-    for (const flag of ["--replay FILE.har", "--replay-match", "--replay-invalid"]) expect(p.output()).toContain(flag);
+    for (const flag of ["--replay <file.har>", "--replay-match <how>", "--replay-invalid"])
+      expect(p.output()).toContain(flag);
   }, 90_000);
 });

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../bin/cli.ts";
+import { main } from "../../bin/cli.js";
 import { type CliProcess, startCliProcess } from "../../test-support/cli-process.ts";
 import { pollUntil, startDeepcrawl } from "../../test-support/deepcrawl-client.ts";
 import { startTestSite, type TestSite } from "../../test-support/deepcrawl-site.ts";

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main } from "../../bin/cli.js";
 import { openDatabase } from "../store/open-database.ts";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { CORPUS, corpusHtml } from "../test/relevance-corpus.ts";
 import { createPageIndex } from "./create-page-index.ts";
-import { indexCommand } from "./index-command.ts";
 
 let site: FixtureSite;
 let dir: string;
@@ -33,39 +33,53 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** `plumbline reference index ARGS` in this process: the exit code and what it printed */
+async function index(...args: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const spies = [vi.spyOn(console, "log"), vi.spyOn(console, "error")].map((spy) =>
+    spy.mockImplementation((...parts: unknown[]) => void lines.push(parts.join(" "))),
+  );
+  try {
+    return { code: await main(["reference", "index", ...args]), out: lines.join("\n") };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
 describe("plumbline reference index", () => {
   it("add fills the index from the sitemap; the pages are then searchable", async () => {
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
-    try {
-      const code = await indexCommand(["add", site.url, "--allow-private-network", "--data-dir", dir]);
-      expect(code).toBe(0);
-      expect(log.mock.calls.flat().join("\n")).toMatch(/5 pages indexed, 1 failed/);
-    } finally {
-      log.mockRestore();
-    }
+    const added = await index("add", site.url, "--allow-private-network", "--data-dir", dir);
+    expect(added.code, added.out).toBe(0);
+    expect(added.out).toMatch(/5 pages indexed, 1 failed/);
+    expect(await index("count", "--data-dir", dir)).toMatchObject({ code: 0, out: expect.stringMatching(/^5 pages/) });
     const opened = await openDatabase({ dataDir: dir });
     try {
-      const index = await createPageIndex(opened);
-      expect(await index.count()).toBe(5);
-      const hits = await index.search({ query: "sourdough loaves", limit: 5, offset: 0 });
+      const pages = await createPageIndex(opened);
+      expect(await pages.count()).toBe(5);
+      const hits = await pages.search({ query: "sourdough loaves", limit: 5, offset: 0 });
       expect(hits.map((h) => new URL(h.url).pathname)).toEqual(["/sourdough.html"]);
       // not in the sitemap: not fetched
-      expect(await index.search({ query: "bicycle", limit: 5, offset: 0 })).toEqual([]);
-      await index.close?.();
+      expect(await pages.search({ query: "bicycle", limit: 5, offset: 0 })).toEqual([]);
+      await pages.close?.();
     } finally {
       await opened.close();
     }
   });
 
   it("refuses loopback sites without --allow-private-network, and bad arguments", async () => {
-    const quiet = vi.spyOn(console, "log").mockImplementation(() => {});
-    try {
-      expect(await indexCommand(["add", site.url, "--data-dir", dir])).toBe(1);
-    } finally {
-      quiet.mockRestore();
-    }
-    await expect(indexCommand(["add", "--data-dir", dir])).rejects.toThrow(/at least one site URL/);
-    await expect(indexCommand(["add", "ftp://x", "--data-dir", dir])).rejects.toThrow(/not an http/);
-    await expect(indexCommand(["drop"])).rejects.toThrow(/add or count/);
+    expect((await index("add", site.url, "--data-dir", dir)).code).toBe(1);
+    expect(await index("add", "--data-dir", dir)).toEqual({
+      code: 2,
+      out: "plumbline reference index add: missing required argument 'url'\n(plumbline reference index add --help lists what it takes)",
+    });
+    expect(await index("add", "ftp://x", "--data-dir", dir)).toMatchObject({
+      code: 2,
+      out: expect.stringMatching(/not an http/),
+    });
+    expect(await index("drop")).toMatchObject({ code: 2, out: expect.stringMatching(/unknown command 'drop'/) });
+    expect(await index("add", site.url, "--limit", "0", "--data-dir", dir)).toMatchObject({
+      code: 2,
+      out: expect.stringMatching(/option '--limit <n>' argument '0' is invalid\. Expected a whole number >= 1\./),
+    });
   });
 });

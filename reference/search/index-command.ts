@@ -1,57 +1,53 @@
-// `plumbline reference index add URL... | count`: fills the reference's page index from sites' sitemaps, on the
-// same database the server uses (--data-dir or --database-url).
-import { parseArgs } from "node:util";
+// `plumbline reference index add URL... | count` (declared in reference/cli.ts): fills the reference's page index
+// from sites' sitemaps, on the same database the server uses (--data-dir or --database-url).
+import { createCrawlEngine, createHttpClient, createSitemapEngine } from "../engines/index.ts";
+import { realClock } from "../platform/stores.ts";
+import { type OpenedDatabase, openDatabase } from "../store/open-database.ts";
+import { createPageIndex } from "./create-page-index.ts";
+import { indexingCrawl } from "./index-feeds.ts";
+import { indexSites } from "./index-sites.ts";
+import type { PageIndex } from "./page-index.ts";
 
-export const INDEX_HELP = `       plumbline reference index add URL... [--limit N] [--allow-private-network] [--user-agent UA]
-                                   [--data-dir DIR | --database-url URL]
-       plumbline reference index count [--data-dir DIR | --database-url URL]`;
+interface Database {
+  dataDir: string;
+  databaseUrl?: string;
+}
 
-export async function indexCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      "data-dir": { type: "string", default: "data" },
-      "database-url": { type: "string" },
-      limit: { type: "string", default: "500" },
-      "allow-private-network": { type: "boolean", default: false },
-      "user-agent": { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  if (values.help) {
-    console.log(`Usage: ${INDEX_HELP.trimStart()}`);
-    return 0;
-  }
-  const [action, ...urls] = positionals;
-  if (action !== "add" && action !== "count") throw new Error(`index takes add or count, not "${action ?? ""}"`);
-  const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new Error("--limit takes a whole number >= 1");
-  if (action === "add") {
-    if (urls.length === 0) throw new Error("index add takes at least one site URL");
-    for (const u of urls) if (!/^https?:\/\/[^\s/]+/.test(u)) throw new Error(`not an http(s) URL: ${u}`);
-  }
-  const { openDatabase } = await import("../store/open-database.ts");
-  const { createPageIndex } = await import("./create-page-index.ts");
-  const opened = await openDatabase({ dataDir: values["data-dir"], databaseUrl: values["database-url"] });
-  const index = await createPageIndex(opened);
+async function withIndex(
+  db: Database,
+  use: (index: PageIndex, opened: OpenedDatabase) => Promise<number>,
+): Promise<number> {
+  const opened = await openDatabase({ dataDir: db.dataDir, databaseUrl: db.databaseUrl });
   try {
-    if (action === "count") {
-      console.log(`${await index.count()} pages indexed (${opened.dialect} ${opened.location})`);
-      return 0;
+    const index = await createPageIndex(opened);
+    try {
+      return await use(index, opened);
+    } finally {
+      await index.close?.();
     }
-    const { createCrawlEngine, createHttpClient, createSitemapEngine } = await import("../engines/index.ts");
-    const { indexingCrawl } = await import("./index-feeds.ts");
-    const { indexSites } = await import("./index-sites.ts");
-    const { realClock } = await import("../platform/stores.ts");
-    const http = createHttpClient({
-      allowPrivateNetwork: values["allow-private-network"],
-      userAgent: values["user-agent"],
-    });
+  } finally {
+    await opened.close();
+  }
+}
+
+export function indexCountCommand(o: Database): Promise<number> {
+  return withIndex(o, async (index, opened) => {
+    console.log(`${await index.count()} pages indexed (${opened.dialect} ${opened.location})`);
+    return 0;
+  });
+}
+
+/** Exit 1 when a site cannot be read (the others are indexed still). */
+export function indexSitesCommand(
+  urls: string[],
+  o: Database & { limit: number; allowPrivateNetwork?: boolean; userAgent?: string },
+): Promise<number> {
+  return withIndex(o, async (index) => {
+    const http = createHttpClient({ allowPrivateNetwork: o.allowPrivateNetwork ?? false, userAgent: o.userAgent });
     try {
       const r = await indexSites({
         urls,
-        limit,
+        limit: o.limit,
         sitemap: createSitemapEngine({ http }),
         // static text only: a command filling an index in bulk does not start a browser per page
         crawl: indexingCrawl(createCrawlEngine({ http, renderer: null, clock: realClock }), index),
@@ -63,8 +59,5 @@ export async function indexCommand(argv: string[]): Promise<number> {
     } finally {
       await http.close();
     }
-  } finally {
-    await index.close?.();
-    await opened.close();
-  }
+  });
 }

@@ -135,7 +135,7 @@ describe("plumbline spec diff, its formats and errors", () => {
     const dir = mkdtempSync(join(tmpdir(), "plb-diff-help-"));
     const r = plumbline(dir, "--help");
     expect(r.code).toBe(0);
-    expect(r.out).toContain("Usage: plumbline spec diff BASE REVISION");
+    expect(r.out).toContain("Usage: plumbline spec diff [options] [base] [revision]");
     expect(readdirSync(dir)).toEqual([]);
     rmSync(dir, { recursive: true });
   });
@@ -211,7 +211,10 @@ describe("plumbline spec diff, its formats and errors", () => {
         /is not an OpenAPI 3\.0 or 3\.1 document \(openapi: undefined|no `openapi` field\)/,
       ],
       [["spec/openapi.yaml"], /BASE and REVISION are required/],
-      [["a", "b", "--format", "xml"], /--format takes text, json, junit, markdown, github/],
+      [
+        ["a", "b", "--format", "xml"],
+        /option '--format <format>' argument 'xml' is invalid\. Allowed choices are text, json, junit, markdown, github\./,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = plumbline(clone, ...args);

@@ -1,5 +1,5 @@
 // The fuzzer against the reference (issue 6: "runs against the mock in npm test and against the reference"), a
-// seeded run of a fixed number of cases so that what it covers does not depend on the machine's speed (issue 25): the operations the reference implements (crawl, sitemap, usage; /health after the
+// seeded run of a fixed number of cases so that what it covers does not depend on the machine's speed (issue 25): the operations a fixture site exercises (crawl, sitemap, usage; /health after the
 // run), URLs from a fixture site it really fetches, the model on a real clock with one shared key. Every property
 // passes; throughput is measured.
 import { readFileSync } from "node:fs";
@@ -12,12 +12,12 @@ import { IMPLEMENTED, type SharedReference } from "./shared-reference.ts";
 const RUNS = Number(process.env.PLUMBLINE_FUZZ_REFERENCE_RUNS ?? 400);
 
 export function againstReferenceSuite(shared: SharedReference): void {
-  describe("plumbline fuzz against the reference (--only crawl,sitemap,usage --fixture-url)", () => {
+  describe("plumbline fuzz against the reference (--operations crawl,sitemap,usage --fixture-url)", () => {
     const run = referenceFuzzRun(shared, "plumbline-fuzz-ref-", {
       paymentKey: REFERENCE_PAYMENT_KEY,
       seed: 20261126,
       runs: RUNS,
-      only: IMPLEMENTED,
+      operations: IMPLEMENTED,
     });
 
     it("finds nothing: every property holds and the reference is healthy after the run", () => {

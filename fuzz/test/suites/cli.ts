@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../../bin/cli.ts";
+import { main } from "../../../bin/cli.js";
 import { runFuzz } from "../../run-fuzz.ts";
 import { BIN, MOCK_KEY } from "../mock-process.ts";
 import type { SharedMock } from "./shared-mock.ts";
@@ -24,7 +24,7 @@ async function plumbline(...args: string[]) {
   }
 }
 
-/** The dispatcher in process (bin/cli.ts main): the same parsing and exit codes without another child process. */
+/** The dispatcher in process (bin/cli.js main): the same parsing and exit codes without another child process. */
 async function inProcess(args: string[]): Promise<{ code: number; out: string }> {
   const lines: string[] = [];
   const log = vi.spyOn(console, "log").mockImplementation((l: string) => void lines.push(l));
@@ -89,8 +89,8 @@ export function cliSuite(shared: SharedMock): void {
         (await inProcess(["--target", shared.mock.url, "--api-key", "k", "--time", "1", "--runs", "2"])).code,
       ).toBe(2);
       const quiet = { reportDir: null, corpusDir: null, timeSeconds: 1 };
-      const bad = await runFuzz({ ...quiet, target: shared.mock.url, apiKey: MOCK_KEY, only: ["nosuchop"] });
-      expect([bad.exitCode, bad.report.error]).toEqual([2, "unknown operation(s) in --only: nosuchop"]);
+      const bad = await runFuzz({ ...quiet, target: shared.mock.url, apiKey: MOCK_KEY, operations: ["nosuchop"] });
+      expect([bad.exitCode, bad.report.error]).toEqual([2, "unknown operation(s) in --operations: nosuchop"]);
       const refused = await runFuzz({ ...quiet, target: shared.mock.url, apiKey: "not-a-key" });
       expect(refused.exitCode).toBe(2);
       expect(refused.report.error).toMatch(/the API key is refused/);
@@ -100,7 +100,17 @@ export function cliSuite(shared: SharedMock): void {
 
     it("ignores --fixture-url on the mock, which fetches nothing, and says so", async () => {
       const { code, out } = await inProcess(
-        ["--target", shared.mock.url, "--api-key", MOCK_KEY, "--runs", "10", "--only", "crawl", "--no-report"].concat([
+        [
+          "--target",
+          shared.mock.url,
+          "--api-key",
+          MOCK_KEY,
+          "--runs",
+          "10",
+          "--operations",
+          "crawl",
+          "--no-report",
+        ].concat([
           "--fixture-url",
           "http://127.0.0.1:9/",
           "--corpus-dir",

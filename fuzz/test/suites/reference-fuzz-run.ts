@@ -16,7 +16,7 @@ export interface ReferenceFuzzRun {
   lines: string[];
 }
 
-type RunOptions = Pick<FuzzOptions, "seed" | "runs" | "only" | "paymentKey">;
+type RunOptions = Pick<FuzzOptions, "seed" | "runs" | "operations" | "paymentKey">;
 
 /** Registers the run in the enclosing describe block's hooks; read `result` from the tests. */
 export function referenceFuzzRun(shared: SharedReference, prefix: string, options: RunOptions): ReferenceFuzzRun {

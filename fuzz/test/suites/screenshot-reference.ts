@@ -1,4 +1,4 @@
-// The fuzzer's three properties with `--only screenshot,usage` against the reference (issue 11 "Done when": the
+// The fuzzer's three properties with `--operations screenshot,usage` against the reference (issue 11 "Done when": the
 // stateful model runs green): real screenshots of the fixture site's pages in Chromium, every option drawn from the
 // schema (selectors that match every page, D-screenshot-readiness), the balance charged for successes only.
 import { describe, expect, it } from "vitest";
@@ -9,11 +9,11 @@ import type { SharedReference } from "./shared-reference.ts";
 const RUNS = Number(process.env.PLUMBLINE_FUZZ_SCREENSHOT_RUNS ?? 5);
 
 export function screenshotReferenceSuite(shared: SharedReference): void {
-  describe("plumbline fuzz against the reference (--only screenshot,usage --fixture-url)", () => {
+  describe("plumbline fuzz against the reference (--operations screenshot,usage --fixture-url)", () => {
     const run = referenceFuzzRun(shared, "plumbline-fuzz-shot-", {
       seed: 20261127,
       runs: RUNS,
-      only: ["screenshot", "usage"],
+      operations: ["screenshot", "usage"],
     });
 
     it("finds nothing: real screenshots, the model's balance exact after every command", () => {
