@@ -19,6 +19,10 @@ function run(args: string[]) {
   });
   const listening = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL printed:\n${out}`)), 30_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code}) before printing its URL:\n${out}`));
+    });
     child.stdout.on("data", () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       // the banner ends with the docs line
@@ -28,6 +32,8 @@ function run(args: string[]) {
       }
     });
   });
+  // a run expected to fail awaits `exited` and never `listening`: its rejection is not an unhandled one
+  listening.catch(() => {});
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, listening, exited, output: () => out };
 }
