@@ -33,6 +33,16 @@ const openValue = (c: SentCase) =>
   OPEN_VALUES.some((v) => v.operationId === c.case.operationId && v.field === c.case.field) &&
   status(c.exchange) === 400;
 
+/**
+ * An answer that shows the value passed validation and the work then failed: a 502 or 504 the contract lists for the
+ * operation (an edge like screenshot's `timeout_ms: 1000` asks for a 504 on a slow page). Not a refusal of the
+ * value; what a target does on upstream failure is judged by the checks of those outcomes.
+ */
+const failedAfterValidation = (contract: Contract, c: SentCase) => {
+  const s = status(c.exchange);
+  return (s === 502 || s === 504) && contract.operation(c.case.operationId).statuses.includes(s);
+};
+
 const edgeAccepted: CheckDefinition = {
   id: "bounds-edge-accepted",
   title: "Every value the contract allows is accepted (each bound at its edge, every enum value)",
@@ -45,8 +55,9 @@ const edgeAccepted: CheckDefinition = {
     const { cases } = await ctx.probe(boundCasesProbe);
     // the values a decision adds to an enum are judged by bounds-decided-values-accepted, which rests on it
     const valid = cases.filter((c) => c.primaryValid && c.altValid && !c.case.decision);
+    const afterValidation = valid.filter((c) => !c.unpaid && failedAfterValidation(ctx.contract, c));
     const failures = valid
-      .filter((c) => !c.unpaid && !ok2xx(status(c.exchange)) && !openValue(c))
+      .filter((c) => !c.unpaid && !ok2xx(status(c.exchange)) && !openValue(c) && !afterValidation.includes(c))
       .map((c) => failure(`${caseLabel(c)} was refused`, [c.exchange], "2xx", describe(c.exchange)));
     // judged by the payment refusal: validation passed, and the challenge quotes the contract's price of the body
     // (also for a case only one bound set allows, once the target let it through validation)
@@ -72,6 +83,10 @@ const edgeAccepted: CheckDefinition = {
     const refusals = valid.filter((c) => c.unpaid && refusalProblems(ctx.contract, c.exchange).length === 0).length;
     const notes = [`${valid.length} valid cases sent`];
     if (refusals) notes.push(`${refusals} of them ${REFUSAL_NOTE} (402 at the contract's price)`);
+    if (afterValidation.length)
+      notes.push(
+        `${afterValidation.length} accepted by validation, then answered ${[...new Set(afterValidation.map((c) => status(c.exchange)))].join(", ")} (the work failed or ran out of time; not a refusal of the value): ${afterValidation.map(caseLabel).join("; ")}`,
+      );
     return { failures, notes };
   },
 };

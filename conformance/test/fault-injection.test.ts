@@ -654,6 +654,39 @@ describe("the suite rejects broken targets", () => {
     }
   }, 60_000);
 
+  it("takes a listed 504 for an edge value as accepted by validation (a 1 s timeout_ms on a slow page), a 500 not", async () => {
+    const answering = (code: number) =>
+      startFaultProxy(mock.url, {
+        rewrite: (req, res) =>
+          post(req, "/screenshot") && res.status === 200
+            ? withJson(
+                { ...res, status: code, headers: { "content-type": "application/json" } },
+                { ok: false, error: "Gateway Timeout", code: "PLB_UPSTREAM_TIMEOUT" },
+              )
+            : res,
+      });
+    for (const [code, verdict] of [
+      [504, "passed"],
+      [500, "failed"],
+    ] as const) {
+      const proxy = await answering(code);
+      try {
+        const r = await runConformance({
+          target: proxy.url,
+          apiKey: "KEY",
+          reportDir: null,
+          only: ["bounds-edge-accepted"],
+          operations: ["screenshot"],
+        });
+        const check = r.checks.find((c) => c.id === "bounds-edge-accepted");
+        expect(check?.status, `${code}`).toBe(verdict);
+        if (code === 504) expect(check?.notes.join(" ")).toMatch(/accepted by validation, then answered 504/);
+      } finally {
+        await proxy.close();
+      }
+    }
+  }, 90_000);
+
   it("reports a refused decided engine value as a warning under the lenient profile, not a failure", async () => {
     const variant = VARIANTS.find((v) => v.fails === "bounds-decided-values-accepted") as Variant;
     const proxy = await startFaultProxy(mock.url, variant.fault);
