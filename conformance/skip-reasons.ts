@@ -110,6 +110,9 @@ export function tallySkips(checks: CheckResult[], allowed: readonly SkipKind[], 
 /** The skips that fail the run. */
 export const unmet = (tally: SkipTally[]) => tally.filter((t) => !t.allowed);
 
+/** `1 check`, `25 checks` */
+export const checkCount = (t: SkipTally) => `${t.count} check${t.count === 1 ? "" : "s"}`;
+
 /** `25 synthetic, 4 payment-key` */
 export const tallyText = (tally: SkipTally[]) => tally.map((t) => `${t.count} ${t.kind}`).join(", ");
 
@@ -117,6 +120,6 @@ export const tallyText = (tally: SkipTally[]) => tally.map((t) => `${t.count} ${
 export function unmetLines(tally: SkipTally[]): string[] {
   return unmet(tally).map(
     (t) =>
-      `precondition not met: ${t.kind} (${t.count} check${t.count === 1 ? "" : "s"} skipped: ${SKIP_KINDS[t.kind].label}): ${t.reason}; to accept these skips, --allow-skipped ${t.kind}`,
+      `precondition not met: ${t.kind} (${checkCount(t)} skipped: ${SKIP_KINDS[t.kind].label}): ${t.reason}; to accept these skips, --allow-skipped ${t.kind}`,
   );
 }

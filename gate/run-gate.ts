@@ -5,7 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readFixtureManifest } from "../conformance/fixtures/fixture-manifest.ts";
 import { runConformance } from "../conformance/index.ts";
-import { parseAllowSkipped, SKIP_KINDS, tallyText } from "../conformance/skip-reasons.ts";
+import { checkCount, parseAllowSkipped, SKIP_KINDS, tallyText } from "../conformance/skip-reasons.ts";
 import { runFuzz } from "../fuzz/index.ts";
 import { readScenario, runLoad } from "../load/index.ts";
 import { loadContract } from "../spec/index.ts";
@@ -249,7 +249,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
           })),
           // skips cannot hide (issue 27): one case per kind, failing when a missing precondition was not allowed
           ...skips.map((t) => ({
-            name: `skipped: ${t.kind} (${t.count} check${t.count === 1 ? "" : "s"})`,
+            name: `skipped: ${t.kind} (${checkCount(t)})`,
             classname: "conform.skips",
             seconds: 0,
             output: `${SKIP_KINDS[t.kind].label}: ${t.reason}${t.allowedBy ? ` (allowed: ${t.allowedBy})` : ""}`,

@@ -1,7 +1,7 @@
 // One self-contained HTML page (no external asset): the summary, every check with its interface-spec section and
 // basis, the failing exchanges with request, response and a curl command, and a client-side filter by status.
 
-import { SKIP_KINDS, type SkipTally } from "../skip-reasons.ts";
+import { checkCount, SKIP_KINDS, type SkipTally } from "../skip-reasons.ts";
 import { basisLabel, type CheckResult, type ConformanceResult, type Exchange } from "../types.ts";
 import { curlCommand } from "./curl-command.ts";
 import { FILTER_SCRIPT, STYLE } from "./html-assets.ts";
@@ -64,7 +64,7 @@ function skipRows(skips: SkipTally[]): string {
       const verdict = t.allowed
         ? `allowed (${esc(t.allowedBy ?? "")})`
         : `<span class="verdict failed">fails the run</span>: <code>--allow-skipped ${esc(t.kind)}</code> accepts it`;
-      return `<tr><th>skipped: ${esc(t.kind)}</th><td colspan="3">${t.count} check${t.count === 1 ? "" : "s"}: ${esc(SKIP_KINDS[t.kind].label)}: ${esc(t.reason)}${t.precondition ? `; ${verdict}` : ""}</td></tr>`;
+      return `<tr><th>skipped: ${esc(t.kind)}</th><td colspan="3">${checkCount(t)}: ${esc(SKIP_KINDS[t.kind].label)}: ${esc(t.reason)}${t.precondition ? `; ${verdict}` : ""}</td></tr>`;
     })
     .join("\n");
 }

@@ -1,6 +1,6 @@
 // JUnit XML for CI: one testcase per check, grouped in one suite per family (the id's first word). A warning is a
 // passing testcase that says why in system-out; JUnit has no warning state.
-import { SKIP_KINDS, type SkipTally, skipKindOf } from "../skip-reasons.ts";
+import { checkCount, SKIP_KINDS, type SkipTally, skipKindOf } from "../skip-reasons.ts";
 import { basisLabel, type CheckResult, type ConformanceResult } from "../types.ts";
 
 // XML 1.0 allows tab, LF, CR and U+0020 upwards (surrogates and U+FFFE/U+FFFF excepted): a target's bytes in a
@@ -51,7 +51,7 @@ function skipSuite(r: ConformanceResult, skips: SkipTally[]): string {
   const failing = skips.filter((t) => !t.allowed).length;
   const props = skips.map((t) => `      <property name="skipped.${t.kind}" value="${t.count}"/>`);
   const cases = skips.map((t) => {
-    const name = `skipped: ${t.kind} (${t.count} check${t.count === 1 ? "" : "s"})`;
+    const name = `skipped: ${t.kind} (${checkCount(t)})`;
     const about = `${SKIP_KINDS[t.kind].label}\n${t.reason}\nchecks: ${t.checks.join(", ")}`;
     const verdict = !t.precondition
       ? ""
