@@ -136,21 +136,23 @@ function gateOptionsError(o: GateOptions): string | null {
 export async function runGate(o: GateOptions): Promise<GateResult> {
   const log = o.onProgress ?? (() => {});
   const started = Date.now();
-  const early = gateOptionsError(o);
-  if (early) {
-    log(`gate: could not run: ${early}`);
+  /** Nothing ran: exit code 2, the reason logged and returned. */
+  const couldNotRun = (error: string): GateResult => {
+    log(`gate: could not run: ${error}`);
     return {
       exitCode: 2,
       target: o.target,
       startedAt: new Date(started).toISOString(),
-      seconds: 0,
+      seconds: (Date.now() - started) / 1000,
       budgetCredits: o.budgetCredits ?? null,
       creditsSpent: null,
       stages: [],
       reportDir: null,
-      error: early,
+      error,
     };
-  }
+  };
+  const early = gateOptionsError(o);
+  if (early) return couldNotRun(early);
   // the fixture site of the manifest, for the stages that only take its address (fuzz, load)
   const manifest = o.fixtureManifest ? readFixtureManifest(o.fixtureManifest) : null;
   const fixtureUrl = o.fixtureUrl ?? (manifest?.ok ? manifest.manifest.origins.main : undefined);
@@ -166,21 +168,10 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
   const outcomes: StageOutcome[] = [];
   const waitSeconds = o.waitForTargetSeconds ?? 30;
   const unreachable = await waitForTarget(target, waitSeconds);
-  if (unreachable !== null) {
-    const error = `the target did not answer at ${target}/health${waitSeconds ? ` within ${waitSeconds} s` : ""} (${unreachable}); is it started, and is the URL right? (--wait-for-target S waits longer)`;
-    log(`gate: could not run: ${error}`);
-    return {
-      exitCode: 2,
-      target: o.target,
-      startedAt: new Date(started).toISOString(),
-      seconds: (Date.now() - started) / 1000,
-      budgetCredits: o.budgetCredits ?? null,
-      creditsSpent: null,
-      stages: [],
-      reportDir: null,
-      error,
-    };
-  }
+  if (unreachable !== null)
+    return couldNotRun(
+      `the target did not answer at ${target}/health${waitSeconds ? ` within ${waitSeconds} s` : ""} (${unreachable}); is it started, and is the URL right? (--wait-for-target S waits longer)`,
+    );
   const startBalance = await readBalance(target, o.apiKey);
   let spent = 0;
   // the account's balance is the most the gate can spend: without --budget-credits it is the budget, so no stage
