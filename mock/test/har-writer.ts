@@ -1,140 +1,18 @@
-// Test glue: HAR 1.2 from Exchange-shaped data, written as /work/har-conventions.md says the proxy's recorder writes
-// it (bodies decompressed with their Content-Encoding kept in the headers, binary answers base64, secrets redacted),
-// so replay is tested against the format before and beside the recorder itself. Also a tiny capturing client that
-// turns calls to a running server into Exchanges.
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import type { Exchange, HeaderList } from "../../proxy/exchange.ts";
-import type { PlumblineEntry, PlumblineHar } from "../../proxy/har/har-entry.ts";
+// Test glue: HAR 1.2 from Exchange-shaped data, written by the proxy's own recorder functions (bodies decompressed
+// with their Content-Encoding kept in the headers, binary answers base64, secrets redacted), so replay is tested
+// against exactly what `plumbline proxy --record` writes. Also a tiny capturing client that turns calls to a running
+// server into Exchanges.
+import type { Exchange } from "../../proxy/exchange.ts";
+import { type PlumblineEntry, type PlumblineHar, harEntry as recordedEntry } from "../../proxy/har/har-entry.ts";
+import { redactedView } from "../../proxy/redacted-view.ts";
+import { createRedactor } from "../../proxy/redaction.ts";
 
-const SECRET_HEADERS = new Set([
-  "authorization",
-  "proxy-authorization",
-  "cookie",
-  "set-cookie",
-  "x-api-key",
-  "payment",
-  "payment-receipt",
-]);
-const SECRET_FIELD = /^(api_?key|apikey|token|access_token|refresh_token|secret|password|key)$/i;
+const redactor = createRedactor();
 
-function isText(mime: string): boolean {
-  const ct = mime.split(";")[0].trim().toLowerCase();
-  return (
-    ct.startsWith("text/") ||
-    ct === "application/json" ||
-    ct === "application/xml" ||
-    ct === "application/yaml" ||
-    ct.endsWith("+json") ||
-    ct.endsWith("+xml") ||
-    ct.includes("markdown") ||
-    ct.includes("html")
-  );
-}
-
-function headerOf(headers: HeaderList, name: string): string | undefined {
-  return headers.find(([n]) => n.toLowerCase() === name)?.[1];
-}
-
-function decoded(body: Buffer, encoding: string | undefined): Buffer {
-  switch ((encoding ?? "").trim().toLowerCase()) {
-    case "gzip":
-      return gunzipSync(body);
-    case "br":
-      return brotliDecompressSync(body);
-    case "deflate":
-      return inflateSync(body);
-    default:
-      return body;
-  }
-}
-
-function redactJson(value: unknown, redacted: string[], at = ""): unknown {
-  if (Array.isArray(value)) return value.map((v, i) => redactJson(v, redacted, `${at}/${i}`));
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => {
-      if (SECRET_FIELD.test(k) && typeof v === "string") {
-        redacted.push(`body:${at}/${k}`);
-        return [k, "[REDACTED]"];
-      }
-      return [k, redactJson(v, redacted, `${at}/${k}`)];
-    }),
-  );
-}
-
-function harHeaders(headers: HeaderList, redacted: string[]) {
-  return headers.map(([name, value]) => {
-    if (!SECRET_HEADERS.has(name.toLowerCase())) return { name, value };
-    redacted.push(name.toLowerCase());
-    return { name, value: "[REDACTED]" };
-  });
-}
-
+/** The entry plumbline's recorder writes for the exchange (its redaction and decoding, the proxy's defaults). */
 export function harEntry(ex: Exchange, upstream = ex.upstream ?? "http://upstream.test"): PlumblineEntry {
-  const redacted: string[] = [];
-  const url = new URL(ex.request.path, upstream);
-  for (const [k] of url.searchParams) {
-    if (SECRET_FIELD.test(k)) {
-      url.searchParams.set(k, "[REDACTED]");
-      redacted.push(`query:${k}`);
-    }
-  }
-  let postText: string | undefined;
-  if (ex.request.body.length) {
-    const text = ex.request.body.toString("utf8");
-    try {
-      postText = JSON.stringify(redactJson(JSON.parse(text), redacted));
-    } catch {
-      postText = text;
-    }
-  }
-  const requestHeaders = harHeaders(ex.request.headers, redacted);
-  const res = ex.response;
-  const mime = res ? (headerOf(res.headers, "content-type") ?? "") : "";
-  const body = res ? decoded(res.body, headerOf(res.headers, "content-encoding")) : Buffer.alloc(0);
-  const text = isText(mime) ? body.toString("utf8") : body.toString("base64");
-  return {
-    startedDateTime: new Date(ex.startedAt).toISOString(),
-    time: ex.timings.send + ex.timings.wait + ex.timings.receive,
-    request: {
-      method: ex.request.method,
-      url: url.toString(),
-      httpVersion: ex.request.httpVersion,
-      headers: requestHeaders,
-      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-      cookies: [],
-      headersSize: -1,
-      bodySize: ex.request.body.length,
-      ...(postText !== undefined
-        ? { postData: { mimeType: headerOf(ex.request.headers, "content-type") ?? "", text: postText } }
-        : {}),
-    },
-    response: {
-      status: res?.status ?? 0,
-      statusText: res?.statusText ?? "",
-      httpVersion: res?.httpVersion ?? "",
-      headers: res ? harHeaders(res.headers, redacted) : [],
-      cookies: [],
-      content: {
-        size: body.length,
-        mimeType: mime,
-        ...(res ? { text } : {}),
-        ...(res && !isText(mime) ? { encoding: "base64" } : {}),
-      },
-      redirectURL: "",
-      headersSize: -1,
-      bodySize: res?.body.length ?? 0,
-    },
-    cache: {},
-    timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, ...ex.timings },
-    _plumbline: {
-      id: ex.id,
-      operationId: ex.operationId,
-      servedBy: ex.servedBy,
-      redacted: [...new Set(redacted)],
-      ...(ex.error ? { error: ex.error } : {}),
-    },
-  };
+  const view = redactedView({ ...ex, upstream }, { redactor, upstream, maxDecodedBytes: 64 * 1024 * 1024 });
+  return recordedEntry({ ...ex, upstream }, view);
 }
 
 export function harOf(exchanges: Exchange[], upstream?: string): PlumblineHar {
