@@ -58,7 +58,9 @@ export function accountRoutes(app: FastifyInstance, o: PlatformOptions) {
       const found = o.recorded?.find(req, "deepcrawlStatus", undefined);
       if (found) return sendRecorded(req, reply, found);
       const { taskId } = req.params as { taskId: string };
-      const task = await o.deepcrawl.get(taskId);
+      const stored = await o.deepcrawl.get(taskId);
+      // D-status-auth: another account's task answers as an unknown one, so its existence is not revealed
+      const task = stored && stored.accountId === req.account?.id ? stored : null;
       if (!task) {
         // D-status-not-found: 404 whose body is a status response with status not_found and the error members
         const e = serializeError("PLB_TASK_NOT_FOUND", { message: `No deepcrawl task with id ${taskId}` });
