@@ -189,7 +189,8 @@ export type paths = {
          * Poll a deepcrawl task
          * @description Free and safe to repeat. Bearer authentication, as on every operation but `/health`: a missing or unknown
          *     credential answers 401, and a task of another account answers 404 as an unknown id does (D-status-auth).
-         *     An unknown id answers 404 with `status: not_found` (D-status-not-found).
+         *     A task paid per request with a Payment credential has no account: its id alone reads it. An unknown id
+         *     answers 404 with `status: not_found` (D-status-not-found).
          */
         get: operations["deepcrawlStatus"];
         put?: never;
