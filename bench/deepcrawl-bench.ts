@@ -70,7 +70,7 @@ export async function benchDeepcrawl(o: DeepcrawlBenchOptions = {}): Promise<Dee
       const res = await startDeepcrawl(ref.url, "bench", { url: `${site.url}/` });
       if (res.status !== 202) throw new Error(`POST /deepcrawl answered ${res.status}: ${await res.text()}`);
       const { taskId } = (await res.json()) as { taskId: string };
-      const { last } = await pollUntil(ref.url, taskId, timeoutMs);
+      const { last } = await pollUntil(ref.url, taskId, timeoutMs, "bench");
       const seconds = (Date.now() - t0) / 1000;
       rss.stop();
       const row = await ref.deepcrawl?.store.getTask(taskId);

@@ -34,6 +34,8 @@ interface Record_ {
   /** set once the task has been finished (pages fetched and packaged, or failed) */
   finished?: { completedAt: string; zip: Buffer | null; pageCount: number; error: string | null };
   finishing?: Promise<void>;
+  /** the failure was reported to onFailed (once) */
+  refunded?: boolean;
 }
 
 export interface DeepcrawlSimulator extends DeepcrawlService {
@@ -51,6 +53,12 @@ export interface DeepcrawlSimulatorOptions {
   steps?: Partial<DeepcrawlSteps>;
   /** how long a signed zipUrl stays valid on the mock clock (default one hour) */
   zipLinkTtlMs?: number;
+  /**
+   * A task found `failed`, once (the mock refunds its charge, D-charging). Tasks move on the clock as they are read,
+   * so this is the first read after the failure: a status poll or a zip download, never the start itself (its
+   * charge is not recorded yet then).
+   */
+  onFailed?: (task: DeepcrawlTask) => Promise<void>;
 }
 
 /** The engine context with the outcome a request asked for (`Prefer: deepcrawl=failed`). */
@@ -108,7 +116,7 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
     t.finished = { completedAt, zip, pageCount: pages.length, error: null };
   }
 
-  async function view(t: Record_): Promise<DeepcrawlTask> {
+  async function view(t: Record_, starting = false): Promise<DeepcrawlTask> {
     const status = stateOf(t, o.clock.now());
     if (status === "completed" || status === "failed") {
       t.finishing ??= finish(t);
@@ -122,7 +130,7 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
       completed: `${t.finished?.pageCount ?? 0} pages packaged`,
       failed: "The crawl failed",
     };
-    return {
+    const task: DeepcrawlTask = {
       taskId: t.taskId,
       accountId: t.accountId,
       url: t.url,
@@ -133,7 +141,13 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
       createdAt: new Date(t.createdAtMs).toISOString(),
       completedAt: final === "completed" || final === "failed" ? (t.finished?.completedAt ?? null) : null,
       r2Key: final === "completed" ? `deepcrawl/${t.taskId}.zip` : null,
+      requestId: t.ctx.requestId,
     };
+    if (final === "failed" && !starting && !t.refunded && o.onFailed) {
+      t.refunded = true;
+      await o.onFailed(task);
+    }
+    return task;
   }
 
   return {
@@ -160,7 +174,7 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
         ctx,
       };
       tasks.set(taskId, t);
-      return { ok: true, value: await view(t) };
+      return { ok: true, value: await view(t, true) };
     },
     async get(taskId) {
       const t = tasks.get(taskId);
@@ -186,6 +200,7 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
         createdAt: new Date(t.createdAtMs).toISOString(),
         completedAt: null,
         r2Key: null,
+        requestId: t.ctx.requestId,
       }));
     },
     clear() {

@@ -98,6 +98,28 @@ export function createMemoryAccounts(now: () => number): MemoryAccounts {
       const r = byId.get(hold.accountId);
       if (r) r.balance += hold.credits;
     },
+    async refund(accountId, requestId) {
+      const r = byId.get(accountId);
+      if (!r) return 0;
+      let credits = 0;
+      for (const e of ledger) {
+        if (e.accountId !== accountId || e.requestId !== requestId) continue;
+        if (e.operationId === "refund") return 0;
+        credits += e.credits;
+      }
+      if (credits <= 0) return 0;
+      r.balance += credits;
+      r.charged -= credits;
+      ledger.push({
+        accountId,
+        operationId: "refund",
+        requestId,
+        credits: -credits,
+        balanceAfter: r.balance,
+        at: now(),
+      });
+      return credits;
+    },
     create(input) {
       const existing = byKey.get(input.key);
       const id = existing?.id ?? `acct_${String(next++).padStart(4, "0")}`;

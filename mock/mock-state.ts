@@ -1,6 +1,7 @@
 // Everything the mock keeps, and the admin handle over it. The HTTP admin API (/__mock/…) and in-process callers
 // (startMock().admin) use this one object, so both steer the same state.
 import { randomBytes } from "node:crypto";
+import { refundFailedTask } from "../reference/platform/deepcrawl-service.ts";
 import { createMemoryPaymentStore, type PaymentStore } from "../reference/platform/payment-store.ts";
 import { type AccountStore, createMemoryRateLimitStore } from "../reference/platform/stores.ts";
 import type { ErrorCode } from "../spec/index.ts";
@@ -89,6 +90,8 @@ export function createMockState(o: MockStateOptions): MockState {
     clock,
     crawler: createSyntheticSiteCrawler({ contract: o.contract, now: () => new Date(clock.now()) }),
     steps: o.deepcrawlSteps,
+    // a task that ends failed gives its charge back, as on the reference (D-charging)
+    onFailed: refundFailedTask(accounts, (m, err) => console.error(m, err ?? "")),
   });
   const journal = createRequestJournal();
   const payments = createMemoryPaymentStore();

@@ -353,5 +353,6 @@ export function withOAuthTokens(accounts: MemoryAccounts, oauth: OAuthAuthority)
     hold: (accountId, credits, meta) => accounts.hold(accountId, credits, meta),
     settle: (hold) => accounts.settle(hold),
     release: (hold) => accounts.release(hold),
+    refund: (accountId, requestId) => accounts.refund(accountId, requestId),
   };
 }

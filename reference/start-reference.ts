@@ -18,6 +18,7 @@ import {
 import type { S3PackageStoreOptions } from "./deepcrawl/s3-package-store-options.ts";
 import type { ModelOptions } from "./engines/extract/model-extract.ts";
 import { createExtractEngine } from "./engines/extract-engine.ts";
+import type { Resolver } from "./engines/guarded-lookup.ts";
 import {
   createBrowserPool,
   createBrowserRenderer,
@@ -29,7 +30,7 @@ import {
 import { createParsePool, type ParsePoolOptions } from "./engines/parse/parse-pool.ts";
 import { createTrendingEngine } from "./engines/trending-engine.ts";
 import { createPlatform } from "./platform/create-platform.ts";
-import type { DeepcrawlService } from "./platform/deepcrawl-service.ts";
+import { type DeepcrawlService, refundFailedTask } from "./platform/deepcrawl-service.ts";
 import type { Engines } from "./platform/engines.ts";
 import { priceCurrency } from "./platform/payment-challenge.ts";
 import { createPaymentGate } from "./platform/payment-gate.ts";
@@ -59,6 +60,8 @@ export interface ReferenceOptions {
   /** accounts seeded at start (tests, demos); an existing key keeps its account */
   keys?: Array<{ key: string; credits: number; credentialType?: "api_key" | "oauth" }>;
   allowPrivateNetwork?: boolean;
+  /** how outbound fetches resolve host names (default: the system's; tests make a public-looking name private) */
+  resolve?: Resolver;
   /**
    * the issuer URL of an authorization server running apart (`plumbline reference auth-server` on the same
    * database); absent: the reference mounts its own and the protected-resource metadata names it
@@ -155,7 +158,11 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     if (!(await accounts.authenticate(k.key))) await accounts.createAccount(k);
   }
   // one outbound client for the whole reference, with the SSRF guard (issue 5 "POST /crawl")
-  const http = createHttpClient({ allowPrivateNetwork: o.allowPrivateNetwork, userAgent: o.userAgent });
+  const http = createHttpClient({
+    allowPrivateNetwork: o.allowPrivateNetwork,
+    userAgent: o.userAgent,
+    resolve: o.resolve,
+  });
   // one warm browser for /screenshot and the crawl fallback (issue 11)
   const browsers = createBrowserPool({
     executablePath: o.chromiumPath,
@@ -235,6 +242,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
         settings: o.deepcrawlSettings,
         allowPrivateNetwork: o.allowPrivateNetwork,
         userAgent: o.userAgent,
+        // a task that ends failed gives its charge back (D-charging)
+        onFailed: refundFailedTask(accounts, (m, err) => console.error(m, err ?? "")),
         // every page a deepcrawl fetches joins the index too, and goes to the caller's hook
         onPage: async (page) => {
           await indexPage(page);

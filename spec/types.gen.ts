@@ -187,9 +187,10 @@ export type paths = {
         };
         /**
          * Poll a deepcrawl task
-         * @description Free and safe to repeat. The contract lists no 401 here: the unguessable task id is the capability,
-         *     so a missing or unknown credential is not refused (D-status-auth). An unknown id answers 404 with
-         *     `status: not_found` (D-status-not-found).
+         * @description Free and safe to repeat. Bearer authentication, as on every operation but `/health`: a missing or unknown
+         *     credential answers 401, and a task of another account answers 404 as an unknown id does (D-status-auth).
+         *     A task paid per request with a Payment credential has no account: its id alone reads it. An unknown id
+         *     answers 404 with `status: not_found` (D-status-not-found).
          */
         get: operations["deepcrawlStatus"];
         put?: never;
@@ -1318,8 +1319,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /**
-             * @description No task with this id. The body is both an error and a status response with `status: not_found`
+             * @description No task with this id (or none of the caller's account: D-status-auth). The body is both an error and a status response with `status: not_found`
              *     (D-status-not-found).
              */
             404: {

@@ -18,8 +18,10 @@ export async function startDeepcrawl(base: string, key: string, body: unknown): 
   });
 }
 
-export async function pollStatus(base: string, taskId: string): Promise<Status> {
-  return (await (await fetch(`${base}/deepcrawl/status/${taskId}`)).json()) as Status;
+/** The status of a task, polled with the key of the account that started it (D-status-auth). */
+export async function pollStatus(base: string, taskId: string, key: string): Promise<Status> {
+  const r = await fetch(`${base}/deepcrawl/status/${taskId}`, { headers: { authorization: `Bearer ${key}` } });
+  return (await r.json()) as Status;
 }
 
 /** Polls until the task ends (or `until` says stop); every state seen, in order. */
@@ -27,12 +29,13 @@ export async function pollUntil(
   base: string,
   taskId: string,
   timeoutMs: number,
+  key: string,
   until: (s: Status) => boolean = (s) => s.status === "completed" || s.status === "failed",
 ): Promise<{ last: Status; seen: string[] }> {
   const seen: string[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const s = await pollStatus(base, taskId);
+    const s = await pollStatus(base, taskId, key);
     if (seen.at(-1) !== s.status) seen.push(s.status);
     if (until(s)) return { last: s, seen };
     if (Date.now() > deadline) throw new Error(`task ${taskId} still ${s.status} (${s.message}) after ${timeoutMs} ms`);

@@ -84,13 +84,32 @@ describe("authentication", () => {
     expect((await h.get(`/usage?api_key=${KEY}`, null)).status).toBe(401);
   });
 
-  it("serves /health, the metadata document and status polling without credentials", async () => {
+  it("serves /health and the metadata document without credentials", async () => {
     expect((await h.get("/health", null)).status).toBe(200);
     expect((await h.get("/.well-known/oauth-protected-resource", null)).status).toBe(200);
+  });
+
+  it("shows a deepcrawl task to its own account only (D-status-auth)", async () => {
+    expect((await h.admin("POST", "/accounts", { key: "other-account", credits: 10 })).status).toBe(201);
     const started = await h.post("/deepcrawl", bodies("deepcrawl"));
     const { taskId } = started.body as { taskId: string };
-    expect((await h.get(`/deepcrawl/status/${taskId}`, null)).status).toBe(200);
-    expect((await h.get(`/deepcrawl/status/${taskId}`, "unknown-key")).status).toBe(200);
+    expect((await h.get(`/deepcrawl/status/${taskId}`)).status).toBe(200);
+    const anonymous = await h.get(`/deepcrawl/status/${taskId}`, null);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${h.mock.url}/.well-known/oauth-protected-resource"`,
+    );
+    expect(anonymous.body).toMatchObject({ code: "PLB_MISSING_CREDENTIAL" });
+    expect(await h.get(`/deepcrawl/status/${taskId}`, "unknown-key")).toMatchObject({
+      status: 401,
+      body: { code: "PLB_INVALID_TOKEN" },
+    });
+    // another account's key: exactly the answer of an unknown id, so the id's existence is not revealed
+    const other = await h.get(`/deepcrawl/status/${taskId}`, "other-account");
+    const unknownId = `dc_${"0".repeat(32)}`;
+    const unknown = await h.get(`/deepcrawl/status/${unknownId}`, "other-account");
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual({ ...(unknown.body as object), taskId, message: `No deepcrawl task with id ${taskId}` });
   });
 
   it("reports the credential type of the account", async () => {

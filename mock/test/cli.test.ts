@@ -101,10 +101,11 @@ describe("plumbline mock", () => {
           ),
         { timeout: 30_000 },
       );
-      const replayed = await (await fetch(`${url}/deepcrawl/status/dc_rec`)).json();
+      const demo = { headers: { authorization: "Bearer plumbline-demo-key" } };
+      const replayed = await (await fetch(`${url}/deepcrawl/status/dc_rec`, demo)).json();
       expect(replayed).toMatchObject({ taskId: "dc_rec", status: "queued", message: "m" });
       // not served: the mock's own answer for a task it does not know
-      expect((await fetch(`${url}/deepcrawl/status/dc_bad`)).status).toBe(404);
+      expect((await fetch(`${url}/deepcrawl/status/dc_bad`, demo)).status).toBe(404);
       p.child.kill("SIGTERM");
       expect(await p.exited).toBe(0);
     } finally {

@@ -113,6 +113,21 @@ describe("deepcrawl tasks", () => {
     }
   });
 
+  it("refunds a task that ends failed, once, and keeps the charge of one that completes (D-charging)", async () => {
+    const before = await h.balance();
+    const failed = (
+      await h.post("/deepcrawl", { url: "https://example.com/" }, undefined, { prefer: "deepcrawl=failed" })
+    ).body as { taskId: string };
+    const done = (await h.post("/deepcrawl", { url: "https://example.com/" })).body as { taskId: string };
+    expect(await h.balance()).toBe(before - 40);
+    await advance(10_000);
+    expect(await status(failed.taskId)).toMatchObject({ status: "failed" });
+    expect(await status(done.taskId)).toMatchObject({ status: "completed" });
+    expect(await h.balance()).toBe(before - 20);
+    await status(failed.taskId);
+    expect(await h.balance(), "polled again: refunded once").toBe(before - 20);
+  });
+
   it("lets a test choose the outcome of the next tasks through the admin API", async () => {
     await h.admin("PUT", "/deepcrawl/next", { outcome: "failed", error: "quota of pages exceeded" });
     const { taskId } = (await h.post("/deepcrawl", { url: "https://example.com/" })).body as { taskId: string };

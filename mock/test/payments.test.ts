@@ -110,3 +110,34 @@ describe("the mock's payment steering and journal", () => {
     expect((await search({ authorization: testCredential(TEST_KEY, c) })).status).toBe(200);
   });
 });
+
+describe("a deepcrawl paid per request (D-status-auth)", () => {
+  it("is read by its id alone, with or without a key, while a key's task needs its key", async () => {
+    const pay = createPayingFetch({ method: "test", key: TEST_KEY });
+    const started = await pay(`${mock.url}/deepcrawl`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: "https://example.com", type: "sitemap" }),
+    });
+    expect(started.status).toBe(202);
+    const { taskId } = (await started.json()) as { taskId: string };
+    const anonymous = await fetch(`${mock.url}/deepcrawl/status/${taskId}`);
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toMatchObject({ taskId });
+    const withKey = await fetch(`${mock.url}/deepcrawl/status/${taskId}`, { headers: { authorization: "Bearer k" } });
+    expect(withKey.status).toBe(200);
+
+    const keyed = await fetch(`${mock.url}/deepcrawl`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer k" },
+      body: JSON.stringify({ url: "https://example.com", type: "sitemap" }),
+    });
+    const keyedId = ((await keyed.json()) as { taskId: string }).taskId;
+    // without a credential, a key's task and an unknown id answer alike: 401, nothing revealed
+    for (const id of [keyedId, `dc_${"0".repeat(32)}`]) {
+      const r = await fetch(`${mock.url}/deepcrawl/status/${id}`);
+      expect(r.status).toBe(401);
+      expect(await r.json()).toMatchObject({ code: "PLB_MISSING_CREDENTIAL" });
+    }
+  });
+});

@@ -45,7 +45,7 @@ async function session(base: string): Promise<Seen[]> {
   );
   let zipUrl: string | null = null;
   for (let i = 0; i < 4; i++) {
-    const poll = await fetch(`${base}/deepcrawl/status/${taskId}`);
+    const poll = await fetch(`${base}/deepcrawl/status/${taskId}`, { headers: { authorization: "Bearer k" } });
     zipUrl = JSON.parse((await keep(`poll ${i}`, poll)).toString()).zipUrl ?? zipUrl;
   }
   await keep("zip", await fetch(zipUrl as string));
@@ -74,9 +74,9 @@ beforeAll(async () => {
     await post("/screenshot", { url: "https://example.com/" });
     const started = await post("/deepcrawl", { url: "https://a.example/" });
     const { taskId } = JSON.parse(String(started.response?.body));
-    await c.call("GET", `/deepcrawl/status/${taskId}`);
+    await c.call("GET", `/deepcrawl/status/${taskId}`, { key: "k" });
     source.admin.advanceClock(10_000);
-    const done = await c.call("GET", `/deepcrawl/status/${taskId}`);
+    const done = await c.call("GET", `/deepcrawl/status/${taskId}`, { key: "k" });
     const zip = new URL(JSON.parse(String(done.response?.body)).zipUrl);
     await c.call("GET", `${zip.pathname}${zip.search}`);
     har = harOf(c.exchanges);

@@ -52,5 +52,6 @@ export function withOAuthTokens(accounts: AccountStore, db: Kysely<AuthDatabase>
     hold: (id, credits, meta) => accounts.hold(id, credits, meta),
     settle: (hold) => accounts.settle(hold),
     release: (hold) => accounts.release(hold),
+    refund: (id, requestId) => accounts.refund(id, requestId),
   };
 }

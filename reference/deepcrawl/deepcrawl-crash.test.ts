@@ -61,7 +61,9 @@ describe("a deepcrawl survives kill -9 of its server", () => {
     const res = await startDeepcrawl(first.url, KEY, { url: `${site.url}/` });
     expect(res.status).toBe(202);
     const { taskId } = (await res.json()) as { taskId: string };
-    const mid = await pollUntil(first.url, taskId, 30_000, (s) => /Crawling: ([5-9]|\d\d) of/.test(s.message ?? ""));
+    const mid = await pollUntil(first.url, taskId, 30_000, KEY, (s) =>
+      /Crawling: ([5-9]|\d\d) of/.test(s.message ?? ""),
+    );
     expect(mid.last.status).toBe("processing");
     // the server itself, not the thin parent `plumbline reference` keeps (bin/relaunch.js), which ends as it did
     process.kill(first.serverPid(), "SIGKILL");
@@ -71,8 +73,8 @@ describe("a deepcrawl survives kill -9 of its server", () => {
 
     const second = await startRef();
     // the killed worker's lease still holds for up to a second; then the task moves on, never backwards
-    expect((await pollStatus(second.url, taskId)).status).toBe("processing");
-    const { last, seen } = await pollUntil(second.url, taskId, 60_000);
+    expect((await pollStatus(second.url, taskId, KEY)).status).toBe("processing");
+    const { last, seen } = await pollUntil(second.url, taskId, 60_000, KEY);
     expect(seen).toEqual(["processing", "completed"]);
     expect(last.message).toBe(`${PAGES} pages packaged`);
 

@@ -101,7 +101,7 @@ describe.skipIf(!PG)("deepcrawl on PostgreSQL with two instances", () => {
     }
     const owners = new Set<string>();
     for (const id of ids) {
-      expect((await pollUntil(c.url, id, 60_000)).last.status).toBe("completed");
+      expect((await pollUntil(c.url, id, 60_000, KEY)).last.status).toBe("completed");
       const row = await c.deepcrawl?.store.getTask(id);
       expect(row?.attempts).toBe(1);
       owners.add(row?.lease_owner as string);

@@ -12,10 +12,12 @@ import { startTestSite, type TestSite } from "../../test-support/deepcrawl-site.
 import { type S3StandIn, startS3StandIn } from "../../test-support/s3-stand-in.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
 import { openDatabase } from "../store/open-database.ts";
+import { createSqlAccounts } from "../store/sql-accounts.ts";
 import { createSqlDeepcrawlStore } from "../store/sql-deepcrawl.ts";
 
 const BUCKET = "takeover-packages";
 const TASK = "dc_killed_while_uploading";
+const KEY = "takeover-key";
 const credentials = { accessKeyId: "stand-in", secretAccessKey: "stand-in" };
 let s3: S3StandIn;
 let site: TestSite;
@@ -38,9 +40,11 @@ it("aborts the upload a killed instance left and writes the task's one package",
   // the dead instance: it claimed the task (its lease long expired) and had sent one part of attempt 1's package
   const opened = await openDatabase({ dataDir: dir });
   const store = await createSqlDeepcrawlStore(opened.db, opened.dialect);
+  // the account that started it, whose key polls it (D-status-auth)
+  const { accountId } = await createSqlAccounts(opened.db).createAccount({ credits: 0, key: KEY });
   await store.insertTask({
     task_id: TASK,
-    account_id: "acct_dead",
+    account_id: accountId,
     url: `${site.url}/`,
     type: "sitemap",
     message: "Queued",
@@ -64,7 +68,7 @@ it("aborts the upload a killed instance left and writes the task's one package",
     packageS3: { bucket: BUCKET, endpoint: s3.url, forcePathStyle: true, credentials },
     deepcrawlSettings: { hostDelayMs: 0, pollMs: 50 },
   });
-  const { last } = await pollUntil(ref.url, TASK, 30_000);
+  const { last } = await pollUntil(ref.url, TASK, 30_000, KEY);
   expect(last.status).toBe("completed");
   expect(s3.pendingUploads()).toEqual([]);
   expect(s3.keys(BUCKET)).toEqual([`deepcrawl/${TASK}/2.zip`]);

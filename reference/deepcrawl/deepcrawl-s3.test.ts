@@ -81,7 +81,7 @@ describe.skipIf(!PG)("deepcrawl on PostgreSQL with two instances and one S3 buck
     try {
       const res = await startDeepcrawl(p.b.url, KEY, { url: `${site.url}/p/3`, type: "all" });
       const { taskId } = (await res.json()) as { taskId: string };
-      const { last } = await pollUntil(p.b.url, taskId, 60_000);
+      const { last } = await pollUntil(p.b.url, taskId, 60_000, KEY);
       expect(last.status).toBe("failed");
       expect(last.error).toMatch(/storing the package deepcrawl\/dc_\w+\/1\.zip failed: AccessDenied/);
       expect(last.zipUrl ?? null).toBeNull();

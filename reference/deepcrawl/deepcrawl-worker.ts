@@ -15,6 +15,8 @@ export interface WorkerOptions {
   maxTasks: number;
   maxAttempts: number;
   run(task: TaskRow, owner: string, signal: AbortSignal): Promise<void>;
+  /** a task this worker ended `failed` (its charge is refunded, D-charging) */
+  onFailed?(task: TaskRow): Promise<void>;
   log: (message: string, err?: unknown) => void;
 }
 
@@ -46,6 +48,9 @@ export function startDeepcrawlWorker(o: WorkerOptions): DeepcrawlWorker {
       },
       Math.max(50, Math.floor(o.leaseMs / 3)),
     );
+    // the end state is read back once the run is over: whichever way the task failed (runTask's own failures, the
+    // attempts limit, an internal error), this worker wrote it, since a write needs the lease (sql-deepcrawl.ts)
+    let ended = false;
     try {
       if (task.attempts > o.maxAttempts) {
         await o.store.update(task.task_id, owner, {
@@ -54,23 +59,29 @@ export function startDeepcrawlWorker(o: WorkerOptions): DeepcrawlWorker {
           error: `The crawl was interrupted ${task.attempts - 1} times (its server stopped or crashed while crawling); giving up`,
           completed_at: new Date(o.clock.now()).toISOString(),
         });
-        return;
-      }
-      await o.run(task, owner, abort.signal);
+      } else await o.run(task, owner, abort.signal);
+      ended = true;
     } catch (err) {
       if (err instanceof LeaseLost || abort.signal.aborted) return;
       o.log(`deepcrawl ${task.task_id}: unexpected error`, err);
-      await o.store
+      ended = await o.store
         .update(task.task_id, owner, {
           status: "failed",
           message: "The crawl failed",
           error: `Internal error while crawling: ${err instanceof Error ? err.message : String(err)}`,
           completed_at: new Date(o.clock.now()).toISOString(),
         })
-        .catch((e) => o.log(`deepcrawl ${task.task_id}: recording the failure failed`, e));
+        .catch((e) => {
+          o.log(`deepcrawl ${task.task_id}: recording the failure failed`, e);
+          return false;
+        });
     } finally {
       clearInterval(heartbeat);
       if (closed) await o.store.release(task.task_id, owner).catch(() => {});
+    }
+    if (ended && o.onFailed) {
+      const after = await o.store.getTask(task.task_id).catch(() => null);
+      if (after?.status === "failed" && after.lease_owner === owner) await o.onFailed(after);
     }
   }
 

@@ -52,7 +52,7 @@ async function crawl(body: object, r = ref) {
   const { taskId, status } = (await res.json()) as { taskId: string; status: string };
   expect(status).toBe("queued");
   // a hang detector: the 210-page crawls take seconds alone and several times that on a loaded machine
-  const { last, seen } = await pollUntil(r.url, taskId, CRAWL_MS);
+  const { last, seen } = await pollUntil(r.url, taskId, CRAWL_MS, KEY);
   return { taskId, last, seen };
 }
 
@@ -106,7 +106,7 @@ describe("reference deepcrawl", () => {
     const { taskId, last } = await crawl({ url: `${small.url}/`, type: "all" });
     const first = await download(last.zipUrl as string);
     for (let i = 0; i < 3; i++) {
-      const again = await pollStatus(ref.url, taskId);
+      const again = await pollStatus(ref.url, taskId, KEY);
       expect(again).toMatchObject({ status: "completed", r2Key: last.r2Key });
       expect((await download(again.zipUrl as string)).zip.equals(first.zip)).toBe(true);
     }
@@ -138,7 +138,7 @@ describe("reference deepcrawl", () => {
       const expired = await fetch(last.zipUrl as string);
       expect(expired.status).toBe(404);
       expect(await expired.json()).toMatchObject({ ok: false, error: "Not Found", code: "PLB_TASK_NOT_FOUND" });
-      const fresh = await pollStatus(short.url, taskId);
+      const fresh = await pollStatus(short.url, taskId, KEY);
       expect((await fetch(fresh.zipUrl as string)).status).toBe(200);
       // the secret is in the database: the long-lived instance accepts links the short one signed
       expect(

@@ -75,7 +75,7 @@ describe("plumbline reference --package-store", () => {
     expect(s3.log).toContain("HeadBucket");
     const res = await startDeepcrawl(ref.url, KEY, { url: `${site.url}/` });
     const { taskId } = (await res.json()) as { taskId: string };
-    expect((await pollUntil(ref.url, taskId, 60_000)).last.status).toBe("completed");
+    expect((await pollUntil(ref.url, taskId, 60_000, KEY)).last.status).toBe("completed");
     expect(s3.keys("cli-packages")).toEqual([`ops/zips/deepcrawl/${taskId}/1.zip`]);
     expect(out).not.toContain(SECRET);
   });

@@ -37,6 +37,8 @@ export interface ReferenceDeepcrawlOptions {
   /** false: this instance answers for tasks but runs none (another instance's worker does) */
   worker?: boolean;
   onPage?: DeepcrawlPageHook;
+  /** a task the worker ended `failed`: the reference refunds its charge (refundFailedTask, D-charging) */
+  onFailed?: (task: DeepcrawlTask) => Promise<void>;
   log?: (message: string, err?: unknown) => void;
 }
 
@@ -62,6 +64,7 @@ function view(t: TaskRow): DeepcrawlTask {
     createdAt: t.created_at,
     completedAt: t.completed_at,
     r2Key: t.status === "completed" ? t.r2_key : null,
+    requestId: t.request_id ?? null,
   };
 }
 
@@ -109,6 +112,7 @@ export async function createReferenceDeepcrawl(o: ReferenceDeepcrawlOptions): Pr
           maxTasks: settings.maxTasks,
           maxAttempts: settings.maxAttempts,
           run: (task, owner, signal) => runTask(task, owner, signal, deps),
+          onFailed: o.onFailed && ((task) => (o.onFailed as NonNullable<typeof o.onFailed>)(view(task))),
           log,
         });
 
@@ -117,7 +121,7 @@ export async function createReferenceDeepcrawl(o: ReferenceDeepcrawlOptions): Pr
     packages: o.packages,
     worker,
     links,
-    async start(accountId, request) {
+    async start(accountId, request, ctx) {
       let host: string;
       try {
         const u = new URL(request.url);
@@ -126,8 +130,9 @@ export async function createReferenceDeepcrawl(o: ReferenceDeepcrawlOptions): Pr
       } catch {
         return { ok: false, code: "PLB_BAD_VALUE", message: `Deepcrawl fetches http(s) URLs, not ${request.url}` };
       }
-      // D-target-refusal: a literal refused host is refused now (400, uncharged); a name that resolves to one is
-      // refused by the http client when the worker fetches it, and the task fails with that reason
+      // D-target-refusal: a refused host is refused now (400 as /crawl answers it, uncharged: the hold is released):
+      // a literal one, and a name that resolves to one, by the same guarded lookup the fetches make. A name that
+      // resolves differently later (or a redirect to a refused host) fails the task, which is refunded (D-charging)
       const reason = literalHostReason(host, o.allowPrivateNetwork ?? false);
       if (reason)
         return {
@@ -135,6 +140,8 @@ export async function createReferenceDeepcrawl(o: ReferenceDeepcrawlOptions): Pr
           code: "PLB_BAD_VALUE",
           message: `The target host ${host} is a ${reason} address; this service fetches public addresses only`,
         };
+      const resolved = await o.http.refusal?.(request.url, ctx.signal);
+      if (resolved) return { ok: false, code: "PLB_BAD_VALUE", message: resolved };
       const row = {
         task_id: `dc_${randomBytes(16).toString("hex")}`,
         account_id: accountId,
@@ -142,6 +149,7 @@ export async function createReferenceDeepcrawl(o: ReferenceDeepcrawlOptions): Pr
         type: request.type ?? "sitemap",
         message: MESSAGES.queued,
         created_at: new Date(o.clock.now()).toISOString(),
+        request_id: ctx.requestId,
       };
       await store.insertTask(row);
       worker?.wake();

@@ -58,3 +58,25 @@ export function guardedLookup(resolve: Resolver, policy: AddressPolicy | null) {
     );
   };
 }
+
+/**
+ * The refusal of a host name by the guarded lookup's own rule (every address it resolves to must pass the policy),
+ * asked before any connection: POST /deepcrawl refuses such a start URL at submission, uncharged. Null when the
+ * host passes, or when it cannot be resolved now (the fetch that follows meets that failure itself).
+ */
+export function resolvedRefusal(
+  hostname: string,
+  resolve: Resolver,
+  policy: AddressPolicy,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const lookup = guardedLookup(resolve, policy);
+  return new Promise((done) => {
+    const stop = () => done(null);
+    signal?.addEventListener("abort", stop, { once: true });
+    lookup(hostname, { all: true }, (err) => {
+      signal?.removeEventListener("abort", stop);
+      done(err instanceof ForbiddenAddressError ? err.message : null);
+    });
+  });
+}

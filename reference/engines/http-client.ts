@@ -13,7 +13,14 @@ import {
 import type { EngineResult } from "../platform/engines.ts";
 import type { ByteBudget } from "./byte-budget.ts";
 import { fail, thrownFailure } from "./fetch-failure.ts";
-import { type AddressPolicy, guardedLookup, literalRefusal, type Resolver, systemResolver } from "./guarded-lookup.ts";
+import {
+  type AddressPolicy,
+  guardedLookup,
+  literalRefusal,
+  type Resolver,
+  resolvedRefusal,
+  systemResolver,
+} from "./guarded-lookup.ts";
 import { readBody } from "./response-body.ts";
 import { DEFAULT_USER_AGENT } from "./user-agent.ts";
 
@@ -58,6 +65,11 @@ export interface FetchedResponse {
 
 export interface HttpClient {
   fetch(url: string, options?: FetchOptions): Promise<EngineResult<FetchedResponse>>;
+  /**
+   * Why this client would refuse to fetch `url`'s host (a malformed or refused name, or one resolving to a refused
+   * address, by the same guarded lookup its connections use), or null; asked before work is accepted (deepcrawl).
+   */
+  refusal?(url: string, signal?: AbortSignal): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -83,6 +95,40 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
+
+  /** The refusals made before DNS; strips a trailing dot from `target`'s host (`localhost.` is `localhost`). */
+  function hostRefusal(target: URL, current: string) {
+    // a name that cannot name a host is the caller's bad value (issue 12)
+    const malformed = malformedHostReason(target.hostname);
+    if (malformed) return fail("PLB_BAD_VALUE", `The target ${current} has ${malformed}`);
+    if (target.hostname.endsWith(".")) target.hostname = target.hostname.replace(/\.+$/, "");
+    const literal = policy && literalRefusal(target.hostname, policy);
+    if (literal) return fail("PLB_TARGET_FORBIDDEN", literal);
+    // names refused without DNS (localhost, cloud metadata names), unless a test vouches with its own policy
+    const named =
+      !options.addressPolicy &&
+      !isIP(target.hostname) &&
+      literalHostReason(target.hostname, options.allowPrivateNetwork);
+    if (named)
+      return fail(
+        "PLB_TARGET_FORBIDDEN",
+        `The target host ${target.hostname} is a ${named} address; this service fetches public addresses only`,
+      );
+    return null;
+  }
+
+  async function refusal(url: string, signal?: AbortSignal): Promise<string | null> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return null; // the fetch answers for a URL that does not parse
+    }
+    const refused = hostRefusal(target, url);
+    if (refused) return refused.message;
+    if (isIP(target.hostname.replace(/^\[|\]$/g, ""))) return null;
+    return resolvedRefusal(target.hostname, options.resolve ?? systemResolver, policy, signal);
+  }
 
   async function fetchUrl(url: string, o: FetchOptions = {}): Promise<EngineResult<FetchedResponse>> {
     // a deadline cleared when the fetch ends: AbortSignal.timeout's timer outlives a fetch by its whole 15 s, and
@@ -120,22 +166,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       }
       if (target.protocol !== "http:" && target.protocol !== "https:")
         return fail("PLB_UPSTREAM_FAILED", `${current} is not an http(s) URL`);
-      // a name that cannot name a host is the caller's bad value; `localhost.` is `localhost` (issue 12)
-      const malformed = malformedHostReason(target.hostname);
-      if (malformed) return fail("PLB_BAD_VALUE", `The target ${current} has ${malformed}`);
-      if (target.hostname.endsWith(".")) target.hostname = target.hostname.replace(/\.+$/, "");
-      const literal = policy && literalRefusal(target.hostname, policy);
-      if (literal) return fail("PLB_TARGET_FORBIDDEN", literal);
-      // names refused without DNS (localhost, cloud metadata names), unless a test vouches with its own policy
-      const named =
-        !options.addressPolicy &&
-        !isIP(target.hostname) &&
-        literalHostReason(target.hostname, options.allowPrivateNetwork);
-      if (named)
-        return fail(
-          "PLB_TARGET_FORBIDDEN",
-          `The target host ${target.hostname} is a ${named} address; this service fetches public addresses only`,
-        );
+      const refused = hostRefusal(target, current);
+      if (refused) return refused;
       try {
         const res = await request(target, {
           dispatcher: agent,
@@ -176,5 +208,5 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
   }
 
-  return { fetch: fetchUrl, close: () => agent.close() };
+  return { fetch: fetchUrl, refusal, close: () => agent.close() };
 }

@@ -2,6 +2,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { serializeError } from "../../spec/index.ts";
 import { statusResponse } from "./deepcrawl-service.ts";
+import { isPayerAccount } from "./payment-accounting.ts";
+import { bearerChallenge } from "./payment-challenge.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { sendRecorded } from "./recorded-answers.ts";
 import { baseUrlOf, sendError } from "./request-state.ts";
@@ -58,7 +60,16 @@ export function accountRoutes(app: FastifyInstance, o: PlatformOptions) {
       const found = o.recorded?.find(req, "deepcrawlStatus", undefined);
       if (found) return sendRecorded(req, reply, found);
       const { taskId } = req.params as { taskId: string };
-      const task = await o.deepcrawl.get(taskId);
+      const stored = await o.deepcrawl.get(taskId);
+      if (!req.account && !(stored && isPayerAccount(stored.accountId))) {
+        // D-status-auth: without a credential only a task paid per request (it has no account) is read, by its id;
+        // any other id, known or not, answers the 401 of a missing credential, so an id's existence is not revealed
+        return sendError(reply, serializeError("PLB_MISSING_CREDENTIAL"), {
+          "www-authenticate": bearerChallenge(baseUrlOf(req, o.publicUrl)),
+        });
+      }
+      // D-status-auth: another account's task answers as an unknown one, so its existence is not revealed
+      const task = stored && (stored.accountId === req.account?.id || isPayerAccount(stored.accountId)) ? stored : null;
       if (!task) {
         // D-status-not-found: 404 whose body is a status response with status not_found and the error members
         const e = serializeError("PLB_TASK_NOT_FOUND", { message: `No deepcrawl task with id ${taskId}` });

@@ -79,11 +79,7 @@ export const authPlugin = fp<
           done();
           return;
         }
-        // D-status-auth: the task id is the capability; a bad credential is not refused on status polling
-        if (op.auth === "optional") {
-          done();
-          return;
-        }
+        // a credential that is sent is checked, even where none is needed (D-status-auth)
         sendError(reply, serializeError("PLB_INVALID_TOKEN"), {
           "www-authenticate": bearerChallenge(baseUrlOf(req, o.publicUrl), "invalid_token"),
         });

@@ -5,6 +5,7 @@ import type { Readable } from "node:stream";
 import type { Schemas } from "../../spec/index.ts";
 import { type ZipLinks, zipPath } from "./deepcrawl-link.ts";
 import type { EngineContext, EngineResult } from "./engines.ts";
+import type { AccountStore } from "./stores.ts";
 
 export { zipPath };
 
@@ -23,6 +24,8 @@ export interface DeepcrawlTask {
   completedAt: string | null;
   /** locator of the packaged result, once completed */
   r2Key: string | null;
+  /** the request that started the task, whose charge a failure refunds (null for tasks recorded before it was kept) */
+  requestId: string | null;
 }
 
 /** A packaged result, streamed to the client (never held whole in memory by the reference). */
@@ -44,6 +47,25 @@ export interface DeepcrawlService {
   archive(taskId: string): Promise<DeepcrawlArchive | null>;
   /** signs and checks the expiring zipUrls (deepcrawl-link.ts) */
   links: ZipLinks;
+}
+
+/**
+ * D-charging: a deepcrawl is charged when its task is accepted (202), and a task that ends `failed` gives that
+ * charge back (a "refund" ledger row referencing the start's request id), whatever made it fail: the address
+ * policy, an upstream, the worker's limits. Idempotent, so whoever sees the failure may call it again.
+ */
+export function refundFailedTask(
+  accounts: Pick<AccountStore, "refund">,
+  log: (message: string, err?: unknown) => void,
+): (task: Pick<DeepcrawlTask, "taskId" | "accountId" | "requestId">) => Promise<void> {
+  return async (task) => {
+    if (!task.requestId) return;
+    try {
+      await accounts.refund(task.accountId, task.requestId);
+    } catch (err) {
+      log(`deepcrawl ${task.taskId}: refunding the failed task failed`, err);
+    }
+  };
 }
 
 export function statusResponse(

@@ -26,7 +26,8 @@ function operationObject(contract: Contract, op: OperationSpec): Obj {
 
 function authText(op: OperationSpec): string {
   if (op.auth === "none") return "None: no credential needed.";
-  if (op.auth === "optional") return "Optional: a bearer credential is accepted but not needed (D-status-auth).";
+  if (op.auth === "optional")
+    return "Bearer credential; a task paid per request (no account) is read by its id alone (D-status-auth).";
   if (op.pricing)
     return "Bearer credential, or pay per request: an anonymous call is answered with the 402 challenge (D-auth).";
   return "Bearer credential required (D-auth).";

@@ -16,7 +16,14 @@ declare module "fastify" {
 
 /** Who runs a paid call's work: the account of a key, or for a payment a stand-in owning its deepcrawl task. */
 export function payerAccount(payment: AdmittedPayment): Account {
-  return { id: `payment:${payment.receiptId}`, userId: null, credentialType: "api_key", clientId: null };
+  return { id: `${PAYER_PREFIX}${payment.receiptId}`, userId: null, credentialType: "api_key", clientId: null };
+}
+
+const PAYER_PREFIX = "payment:";
+
+/** True for the stand-in account of a call paid with the Payment scheme (no key, no account of its own). */
+export function isPayerAccount(accountId: string): boolean {
+  return accountId.startsWith(PAYER_PREFIX);
 }
 
 export function paymentRecord(

@@ -37,6 +37,12 @@ export interface AccountStore {
   settle(hold: Hold): Promise<void> | undefined;
   /** The call failed: the reserved credits return to the balance. */
   release(hold: Hold): Promise<void>;
+  /**
+   * Work charged on acceptance failed later (a deepcrawl task, D-charging): gives back what the ledger charged the
+   * account for `requestId`, as a ledger row of operation "refund" with negative credits and the same request id.
+   * Idempotent: 0 when nothing was charged for it (a hold released, a Payment credential) or it was refunded already.
+   */
+  refund(accountId: string, requestId: string): Promise<number>;
 }
 
 /** True for a promise (or any thenable) a store answered with, false for an answer given at once. */

@@ -2,7 +2,7 @@
 // the pages of each task (its frontier and its fetched documents, so neither a page list nor a package is held in
 // memory and a restarted task keeps what it fetched), and the server secrets every instance shares (the zipUrl
 // signing key). Kept beside schema.ts, created on first use, both dialects.
-import type { Generated, Kysely } from "kysely";
+import { type Generated, type Kysely, sql } from "kysely";
 import type { Schemas } from "../../spec/index.ts";
 import type { DeepcrawlState } from "../platform/deepcrawl-service.ts";
 import type { Database, Dialect } from "./schema.ts";
@@ -30,6 +30,8 @@ export interface DeepcrawlTasksTable {
   lease_owner: string | null;
   /** epoch ms; bigint, so PostgreSQL hands it back as a string */
   lease_until: number | null;
+  /** the request that started the task: a failed task refunds the ledger's charge for it (D-charging) */
+  request_id: string | null;
 }
 
 export interface DeepcrawlPagesTable {
@@ -84,7 +86,16 @@ export async function migrateDeepcrawl(base: Kysely<Database>, dialect: Dialect)
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("lease_owner", "varchar(64)")
     .addColumn("lease_until", "bigint")
+    .addColumn("request_id", "varchar(160)")
     .execute();
+  // a database made before failed tasks were refunded: the column is added (null for its tasks: no refund)
+  if (dialect === "postgres")
+    await sql`alter table deepcrawl_tasks add column if not exists request_id varchar(160)`.execute(db);
+  else {
+    const columns = await sql<{ name: string }>`pragma table_info(deepcrawl_tasks)`.execute(db);
+    if (!columns.rows.some((c) => c.name === "request_id"))
+      await sql`alter table deepcrawl_tasks add column request_id varchar(160)`.execute(db);
+  }
   await db.schema
     .createIndex("deepcrawl_tasks_claim")
     .ifNotExists()

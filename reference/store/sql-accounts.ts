@@ -117,6 +117,38 @@ export function createSqlAccounts(db: Kysely<Database>, now: () => number = Date
         .where("id", "=", hold.accountId)
         .execute();
     },
+    async refund(accountId, requestId) {
+      // one transaction: the charge is read, given back and recorded together (idempotent on the refund row)
+      return await db.transaction().execute(async (tx) => {
+        const rows = await tx
+          .selectFrom("ledger")
+          .select(["operation_id", "credits"])
+          .where("account_id", "=", accountId)
+          .where("request_id", "=", requestId)
+          .execute();
+        if (rows.some((r) => r.operation_id === "refund")) return 0;
+        const credits = rows.reduce((sum, r) => sum + Number(r.credits), 0);
+        if (credits <= 0) return 0;
+        const row = await tx
+          .updateTable("accounts")
+          .set({ balance: sql`balance + ${credits}` })
+          .where("id", "=", accountId)
+          .returning("balance")
+          .executeTakeFirstOrThrow();
+        await tx
+          .insertInto("ledger")
+          .values({
+            account_id: accountId,
+            operation_id: "refund",
+            request_id: requestId,
+            credits: -credits,
+            balance_after: Number(row.balance),
+            at: iso(),
+          })
+          .execute();
+        return credits;
+      });
+    },
     async createAccount({ credits, key, credentialType }) {
       const accountId = id("acct");
       const k = key ?? newApiKey();

@@ -46,7 +46,11 @@ const task = (r: DeepcrawlTasksTable | undefined): TaskRow | null =>
 
 export interface SqlDeepcrawlStore {
   dialect: Dialect;
-  insertTask(row: Pick<TaskRow, "task_id" | "account_id" | "url" | "type" | "message" | "created_at">): Promise<void>;
+  insertTask(
+    row: Pick<TaskRow, "task_id" | "account_id" | "url" | "type" | "message" | "created_at"> & {
+      request_id?: string | null;
+    },
+  ): Promise<void>;
   getTask(taskId: string): Promise<TaskRow | null>;
   /** Takes the oldest task that no live lease holds, for `leaseMs` from `nowMs`; null when there is none. */
   claim(owner: string, nowMs: number, leaseMs: number): Promise<TaskRow | null>;
@@ -82,6 +86,7 @@ export async function createSqlDeepcrawlStore(base: Kysely<Database>, dialect: D
         .insertInto("deepcrawl_tasks")
         .values({
           ...row,
+          request_id: row.request_id ?? null,
           status: "queued",
           error: null,
           started_at: null,

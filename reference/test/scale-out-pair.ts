@@ -28,7 +28,7 @@ export async function crawlOnAServeFromB({ a, b }: Pair, key: string, site: Test
   const res = await startDeepcrawl(b.url, key, { url: `${site.url}/` });
   expect(res.status).toBe(202);
   const { taskId } = (await res.json()) as { taskId: string };
-  const { last } = await pollUntil(b.url, taskId, 60_000);
+  const { last } = await pollUntil(b.url, taskId, 60_000, key);
   expect(last.status).toBe("completed");
   const row = await b.deepcrawl?.store.getTask(taskId);
   expect(row?.lease_owner).toBe(a.deepcrawl?.worker?.owner);

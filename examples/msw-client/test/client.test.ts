@@ -103,7 +103,7 @@ describe.each([
       if (page.path) expect(Object.keys(files)).toContain(page.path);
     }
     expect(await client.credits()).toBe(80);
-    // task ids are random capabilities (D-status-auth): everything else must match between the entry points
+    // task ids are random (dc_ and 128 bits): everything else must match between the entry points
     const { taskId, ...rest } = manifest as typeof manifest & { taskId: string };
     expect(taskId).toMatch(/\S{16,}/);
     seen.deepcrawl = { states, files: Object.keys(files).sort(), manifest: rest };
