@@ -117,7 +117,7 @@ export async function crashMidBurst(o: CrashOptions = {}): Promise<CrashOutcome>
         "--rate-limit",
         "0",
         "--instance-lease-seconds",
-        String(o.leaseSeconds ?? 1),
+        String(o.leaseSeconds ?? 2),
       ],
       "reference",
     );
@@ -177,14 +177,16 @@ export async function crashMidBurst(o: CrashOptions = {}): Promise<CrashOutcome>
       );
       return Number(open.n) === crawls * servers.length && answered ? true : null;
     });
+    const exited = new Promise((r) => killed.child.once("exit", r));
     process.kill(killed.serverPid(), "SIGKILL");
     const killedAt = Date.now();
-    await new Promise((r) => killed.child.once("exit", r));
+    // read at once, before another instance's recovery (a lease later) can release them
     const orphans = await reader
       .selectFrom("holds")
       .select(["id", "credits"])
       .where("request_id", "like", "killed-%")
       .execute();
+    await exited;
     // watched from now on: on PostgreSQL the survivor releases them once the lease runs out, before any restart
     const ids = orphans.map((h) => h.id);
     const recovered = until("the dead instance's holds to be released", async () => {
