@@ -73,6 +73,33 @@ function pageIndexCommand() {
     );
 }
 
+function crashCommand() {
+  return new Command("crash")
+    .summary("kill -9 of the reference mid-burst, N times: credits lost (must be 0), holds recovered, recovery time")
+    .description(
+      "The reference started through the CLI (SQLite in a temporary folder; with --database-url also PostgreSQL, two instances on a schema plumbline_crash_bench dropped and made again there), a burst of concurrent POST /search and slow POST /crawl on one key, SIGKILL of the serving process once every crawl's hold is open, a restart on the same data. Prints per run the successes clients saw, the ledger rows, the credits lost (initial - ledger - balance), the successes without a ledger row, the holds the killed server left and recovery released, and the time from the kill until they were (restart included).",
+    )
+    .option("--runs <n>", "kills per store", wholeNumber(1, 100), 3)
+    .option("--searches <n>", "concurrent POST /search in the burst", wholeNumber(1, 10_000), 500)
+    .option("--crawls <n>", "slow POST /crawl per server in the burst", wholeNumber(1, 1000), 20)
+    .option("--database-url <url>", "also run on PostgreSQL (postgres:// or postgresql://)", postgresUrl)
+    .option("--json", "print the result as JSON")
+    .addHelpText("after", "\nExit codes: 0 nothing lost, 1 credits lost or a success uncharged, 2 could not run.")
+    .action(
+      exits(async (opts) => {
+        const { benchCrash, renderCrashBench } = await import("./crash-bench.ts");
+        const result = await benchCrash({
+          runs: opts.runs,
+          searches: opts.searches,
+          crawls: opts.crawls,
+          databaseUrl: opts.databaseUrl,
+        });
+        console.log(opts.json ? JSON.stringify(result, null, 2) : renderCrashBench(result));
+        return result.intact ? 0 : 1;
+      }),
+    );
+}
+
 function proxyCommand() {
   return new Command("proxy")
     .summary(
@@ -105,7 +132,7 @@ function proxyCommand() {
 export function benchCommand() {
   const bench = new Command("bench")
     .description(
-      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index) and of the proxy (proxy). Figures and how they were measured: docs/performance.md.",
+      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index), of the reference's crash safety (crash) and of the proxy (proxy). Figures and how they were measured: docs/performance.md.",
     )
     .addHelpText(
       "after",
@@ -117,6 +144,8 @@ export function benchCommand() {
   bench.addCommand(deepcrawlCommand());
   bench.addCommand(s3PackageCommand());
   bench.addCommand(pageIndexCommand());
+  bench.commandsGroup("The reference's crash safety (bench/, the reference as child processes):");
+  bench.addCommand(crashCommand());
   bench.commandsGroup("The proxy (bench/, the mock and the proxy as child processes):");
   bench.addCommand(proxyCommand());
   return bench;

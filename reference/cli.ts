@@ -164,6 +164,11 @@ function serverOptions(cmd: Command) {
       ).choices(["normal", "full"] as const),
     )
     .option(
+      "--instance-lease-seconds <s>",
+      "an instance (this server) that has not renewed its lease for S seconds is dead: the credits its calls held are released by the next instance on the database (default 30)",
+      decimal(0.5, 3600),
+    )
+    .option(
       "--github-trending-url <url>",
       "where /trending reads GitHub's trending page (default https://github.com)",
       httpUrl,

@@ -58,6 +58,7 @@ export async function serveReference(o: ReferenceServerOptions): Promise<number>
     dataDir: o.dataDir,
     databaseUrl: o.databaseUrl,
     sqliteSynchronous: o.sqliteSynchronous,
+    instanceLeaseSeconds: o.instanceLeaseSeconds,
     keys: o.key ?? [],
     allowPrivateNetwork: o.allowPrivateNetwork ?? false,
     chromiumPath: o.chromium,

@@ -55,6 +55,11 @@ export interface ReferenceOptions {
   port?: number;
   dataDir?: string;
   databaseUrl?: string;
+  /**
+   * seconds after its last renewal that an instance counts as dead, its open credit holds released by the next
+   * instance that looks (default 30; renewed every third of it)
+   */
+  instanceLeaseSeconds?: number;
   /** SQLite commit durability (default "normal", see open-database.ts) */
   sqliteSynchronous?: "normal" | "full";
   /** accounts seeded at start (tests, demos); an existing key keeps its account */
@@ -153,10 +158,16 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     databaseUrl: o.databaseUrl,
     sqliteSynchronous: o.sqliteSynchronous,
   });
-  const accounts = createSqlAccounts(opened.db);
+  const accounts = createSqlAccounts(opened.db, { dialect: opened.dialect });
   for (const k of o.keys ?? []) {
     if (!(await accounts.authenticate(k.key))) await accounts.createAccount(k);
   }
+  // this server is a live instance on the database: the credits a dead one held (kill -9, a crash) return now and
+  // whenever another instance's lease runs out (issue 38)
+  const ledger = await accounts.startInstance({
+    leaseMs: (o.instanceLeaseSeconds ?? 30) * 1000,
+    onError: (err) => console.error("ledger: renewing this instance or releasing dead instances' holds failed", err),
+  });
   // one outbound client for the whole reference, with the SSRF guard (issue 5 "POST /crawl")
   const http = createHttpClient({
     allowPrivateNetwork: o.allowPrivateNetwork,
@@ -280,6 +291,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     await browsers.close();
     await parser.close();
     await pageIndex.close?.();
+    await ledger.close();
     await opened.close();
     throw err;
   }
@@ -300,6 +312,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     payments,
     async close() {
       await app.close();
+      // every request has ended: nothing is held here any more (what is, is released), and the instance leaves
+      await ledger.close();
       // the worker lets its running tasks go (their leases released) before the database closes
       await deepcrawl?.close();
       packages?.close?.();

@@ -14,6 +14,8 @@ export interface Hold {
   credits: number;
   operationId: string;
   requestId: string;
+  /** the store's name for it (a durable store's row; issue 38); the mock's in-memory store gives none */
+  id?: string;
 }
 
 /**
@@ -33,9 +35,13 @@ export interface AccountStore {
     credits: number,
     meta: { operationId: string; requestId: string },
   ): Promise<Hold | null> | Hold | null;
-  /** The call completed: the hold becomes a ledger entry ("charging happens on completion", D-charging). */
+  /**
+   * The call completed: the hold becomes a ledger entry ("charging happens on completion", D-charging). Settling or
+   * releasing a hold again changes nothing. A durable store rejects when the hold is no longer open because it was
+   * released for a dead instance (this process was taken for dead): the call must not answer as charged.
+   */
   settle(hold: Hold): Promise<void> | undefined;
-  /** The call failed: the reserved credits return to the balance. */
+  /** The call failed: the reserved credits return to the balance (once, however often it is called). */
   release(hold: Hold): Promise<void>;
   /**
    * Work charged on acceptance failed later (a deepcrawl task, D-charging): gives back what the ledger charged the

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshPostgresSchema } from "../../test-support/postgres-schema.ts";
 import { hashKey } from "./api-keys.ts";
-import { type OpenedDatabase, openDatabase } from "./open-database.ts";
-import { createSqlAccounts, type SqlAccounts } from "./sql-accounts.ts";
+import { type OpenedDatabase, openDatabase, openSqlite } from "./open-database.ts";
+import { createSqlAccounts, HoldReleased, type LedgerInstance, type SqlAccounts } from "./sql-accounts.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
 
@@ -22,6 +22,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
   describe.skipIf(kind === "postgres" && !PG)(`SQL accounts on ${kind}`, () => {
     let opened: OpenedDatabase;
     let store: SqlAccounts;
+    let instance: LedgerInstance;
     let dir = "";
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), "plumbline-store-"));
@@ -32,9 +33,11 @@ for (const kind of ["sqlite", "postgres"] as const) {
           ? { databaseUrl: await freshPostgresSchema(PG as string, "store_accounts") }
           : { dataDir: dir },
       );
-      store = createSqlAccounts(opened.db);
+      store = createSqlAccounts(opened.db, { dialect: opened.dialect });
+      instance = await store.startInstance({ leaseMs: 600_000 });
     });
     afterAll(async () => {
+      await instance?.close();
       await opened?.close();
       rmSync(dir, { recursive: true, force: true });
     });
@@ -93,6 +96,110 @@ for (const kind of ["sqlite", "postgres"] as const) {
       expect(await store.balance(accountId)).toBe(0);
     });
 
+    /** balance = credits granted - ledger - open holds (issue 38), for one account */
+    async function explained(accountId: string, granted: number) {
+      const charged = (await store.ledger(accountId)).reduce((n, e) => n + e.credits, 0);
+      const held = (await store.openHolds(accountId)).reduce((n, h) => n + h.credits, 0);
+      return { balance: await store.balance(accountId), expected: granted - charged - held };
+    }
+
+    it("writes each hold with its debit, and settles or releases it once however often asked", async () => {
+      const { accountId } = await store.createAccount({ credits: 30 });
+      const a = await store.hold(accountId, 10, { operationId: "extract", requestId: "req-a" });
+      const b = await store.hold(accountId, 5, { operationId: "crawl", requestId: "req-b" });
+      if (!a || !b) throw new Error("both holds fit the balance");
+      expect(await store.openHolds(accountId)).toEqual([
+        expect.objectContaining({ accountId, credits: 10, operationId: "extract", requestId: "req-a" }),
+        expect.objectContaining({ accountId, credits: 5, operationId: "crawl", requestId: "req-b" }),
+      ]);
+      expect((await store.openHolds(accountId))[0].instanceId).toBe(instance.id);
+      expect(await explained(accountId, 30)).toEqual({ balance: 15, expected: 15 });
+      await store.settle(a);
+      await store.settle(a);
+      await store.release(b);
+      await store.release(b);
+      await store.settle(b); // released already: not charged after all
+      expect(await store.openHolds(accountId)).toEqual([]);
+      expect(await store.balance(accountId)).toBe(20);
+      expect(await store.ledger(accountId)).toEqual([expect.objectContaining({ operationId: "extract", credits: 10 })]);
+      // a second store on the same database (another instance) settling the same hold changes nothing either
+      await createSqlAccounts(opened.db, { dialect: opened.dialect }).settle(a);
+      expect(await explained(accountId, 30)).toEqual({ balance: 20, expected: 20 });
+    });
+
+    it("keeps the balance explained under concurrent holds, settles and releases", async () => {
+      const { accountId } = await store.createAccount({ credits: 100 });
+      const holds = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => store.hold(accountId, 3, { operationId: "search", requestId: `m${i}` })),
+      );
+      const taken = holds.filter((h) => h !== null);
+      expect(taken).toHaveLength(33);
+      await Promise.all(taken.map((h, i) => (i % 3 === 0 ? store.release(h) : store.settle(h))));
+      const { balance, expected } = await explained(accountId, 100);
+      expect(balance).toBe(expected);
+      expect(balance).toBe(100 - 3 * taken.filter((_, i) => i % 3 !== 0).length);
+    });
+
+    it("releases the holds of a dead instance only, at another's start or later look; the dead one cannot settle them", async () => {
+      const { accountId } = await store.createAccount({ credits: 50 });
+      let deadNow = 1_000;
+      let liveNow = 50_000;
+      const dead = createSqlAccounts(opened.db, { dialect: opened.dialect, now: () => deadNow });
+      const live = createSqlAccounts(opened.db, { dialect: opened.dialect, now: () => liveNow });
+      const deadInstance = await dead.startInstance({ leaseMs: 60_000 }); // its lease runs to 61,000
+      const liveInstance = await live.startInstance({ leaseMs: 60_000 }); // to 110,000
+      expect(deadInstance.id).not.toBe(liveInstance.id);
+      const lost = await dead.hold(accountId, 7, { operationId: "crawl", requestId: "dead-1" });
+      const lost2 = await dead.hold(accountId, 4, { operationId: "search", requestId: "dead-2" });
+      const kept = await live.hold(accountId, 9, { operationId: "crawl", requestId: "live-1" });
+      if (!lost || !lost2 || !kept) throw new Error("the holds fit the balance");
+      expect(await store.balance(accountId)).toBe(30);
+
+      // within the dead one's lease nothing is released
+      expect(await live.recoverHolds()).toEqual({ holds: 0, credits: 0 });
+      // its lease ran out (it stopped renewing: killed): restarted, it is a new instance, and the start releases
+      // the old one's holds, and only those
+      liveNow = 100_000;
+      const restarted = createSqlAccounts(opened.db, { dialect: opened.dialect, now: () => liveNow });
+      const again = await restarted.startInstance({ leaseMs: 60_000 });
+      expect(again.id).not.toBe(deadInstance.id);
+      expect(again.recovered).toEqual({ holds: 2, credits: 11 });
+      expect(await live.recoverHolds()).toEqual({ holds: 0, credits: 0 });
+      expect(await store.openHolds(accountId)).toEqual([expect.objectContaining({ requestId: "live-1" })]);
+      expect(await explained(accountId, 50)).toEqual({ balance: 41, expected: 41 });
+      await live.settle(kept);
+      expect(await store.ledger(accountId)).toEqual([expect.objectContaining({ operationId: "crawl", credits: 9 })]);
+
+      // the dead instance was only stalled: what it settles now is refused, not charged, and changes nothing
+      await expect(dead.settle(lost)).rejects.toBeInstanceOf(HoldReleased);
+      await dead.release(lost2);
+      expect(await explained(accountId, 50)).toEqual({ balance: 41, expected: 41 });
+      expect(await store.ledger(accountId)).toHaveLength(1);
+      deadNow = liveNow;
+      for (const i of [deadInstance, liveInstance, again]) await i.close();
+    });
+
+    it("never releases the holds of a live instance, and a clean close gives its own back", async () => {
+      const { accountId } = await store.createAccount({ credits: 20 });
+      const t = 5_000;
+      const a = createSqlAccounts(opened.db, { dialect: opened.dialect, now: () => t });
+      const aInstance = await a.startInstance({ leaseMs: 60_000 });
+      const held = await a.hold(accountId, 6, { operationId: "crawl", requestId: "a-1" });
+      expect(held).not.toBeNull();
+      // another instance starting (or restarting) while this one lives leaves its hold alone
+      const b = createSqlAccounts(opened.db, { dialect: opened.dialect, now: () => t + 30_000 });
+      const bInstance = await b.startInstance({ leaseMs: 60_000 });
+      expect(await b.recoverHolds()).toEqual({ holds: 0, credits: 0 });
+      expect(await store.openHolds(accountId)).toHaveLength(1);
+      await bInstance.close();
+      expect(await store.balance(accountId)).toBe(14);
+      await aInstance.close();
+      expect(await store.openHolds(accountId)).toEqual([]);
+      expect(await store.balance(accountId)).toBe(20);
+      const rows = await opened.db.selectFrom("instances").select("id").execute();
+      expect(rows.map((r) => r.id)).not.toContain(aInstance.id);
+    });
+
     it("accepts chosen keys for seeding (--key KEY:CREDITS) and lists keys without secrets", async () => {
       await store.createAccount({ credits: 3, key: "seeded-test-key", credentialType: "oauth" });
       expect(await store.authenticate("seeded-test-key")).toMatchObject({ credentialType: "oauth" });
@@ -102,3 +209,28 @@ for (const kind of ["sqlite", "postgres"] as const) {
     });
   });
 }
+
+describe("a data directory of the previous version", () => {
+  it("is upgraded by migrate(): its accounts keep their balance and holds work", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plumbline-store-old-"));
+    try {
+      const first = await openDatabase({ dataDir: dir });
+      const { key, accountId } = await createSqlAccounts(first.db).createAccount({ credits: 9 });
+      await first.close();
+      // what the previous version left: no holds or instances tables
+      const raw = openSqlite(join(dir, "plumbline.db"));
+      raw.exec("drop table holds; drop table instances;");
+      raw.close();
+      const upgraded = await openDatabase({ dataDir: dir });
+      const accounts = createSqlAccounts(upgraded.db);
+      expect(await accounts.authenticate(key)).toMatchObject({ id: accountId });
+      const hold = await accounts.hold(accountId, 4, { operationId: "crawl", requestId: "old-1" });
+      await accounts.settle(hold as NonNullable<typeof hold>);
+      expect(await accounts.balance(accountId)).toBe(5);
+      expect(await accounts.openHolds()).toEqual([]);
+      await upgraded.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
