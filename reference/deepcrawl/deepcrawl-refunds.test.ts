@@ -138,3 +138,45 @@ describe("deepcrawl refunds (D-charging)", () => {
     expect(await ledgerOf(r)).toEqual([]);
   });
 });
+
+describe("a refund cut off by a crash (D-charging)", () => {
+  it("is written at the next start, once", async () => {
+    // the worker recorded the failure and the process died before the refund: the ledger shows the charge only
+    // (its worker claims nothing: the task below is claimed and failed by a "dead" worker of the test's own)
+    const first = await boot({ allowPrivateNetwork: true, deepcrawlSettings: { maxTasks: 0 } });
+    const account = (await first.accounts.authenticate(KEY))?.id as string;
+    await first.deepcrawl?.store.insertTask({
+      task_id: "dc_crashed_before_refund",
+      account_id: account,
+      url: "http://127.0.0.1:1/",
+      type: "sitemap",
+      message: "Queued",
+      created_at: new Date().toISOString(),
+      request_id: "req-crashed",
+    });
+    const hold = await first.accounts.hold(account, 20, { operationId: "deepcrawl", requestId: "req-crashed" });
+    await first.accounts.settle(hold as NonNullable<typeof hold>);
+    const store = first.deepcrawl?.store as NonNullable<RunningReference["deepcrawl"]>["store"];
+    const claimed = await store.claim("a-dead-worker", Date.now(), 60_000);
+    expect(claimed?.task_id).toBe("dc_crashed_before_refund");
+    await store.update("dc_crashed_before_refund", "a-dead-worker", {
+      status: "failed",
+      message: "The crawl failed",
+      error: "the worker died",
+      completed_at: new Date().toISOString(),
+    });
+    expect((await ledgerOf(first)).map((e) => e.operationId)).toEqual(["deepcrawl"]);
+    const dataDir = dir as string;
+    await first.close();
+
+    ref = await startReference({ port: 0, dataDir, contract, authServer: false });
+    expect((await ledgerOf(ref)).map((e) => [e.operationId, e.credits])).toEqual([
+      ["deepcrawl", 20],
+      ["refund", -20],
+    ]);
+    await ref.close();
+    // and a second start gives nothing more
+    ref = await startReference({ port: 0, dataDir, contract, authServer: false });
+    expect(await ledgerOf(ref)).toHaveLength(2);
+  });
+});

@@ -50,6 +50,9 @@ export interface ReferenceDeepcrawl extends DeepcrawlService {
   close(): Promise<void>;
 }
 
+/** How far back a start looks for failed tasks whose refund a crash may have cut off (D-charging). */
+const REFUND_RECOVERY_MS = 7 * 24 * 3600_000;
+
 const MESSAGES = { queued: "Queued", waiting: "Waiting for a crawler" } as const;
 
 function view(t: TaskRow): DeepcrawlTask {
@@ -115,6 +118,13 @@ export async function createReferenceDeepcrawl(o: ReferenceDeepcrawlOptions): Pr
           onFailed: o.onFailed && ((task) => (o.onFailed as NonNullable<typeof o.onFailed>)(view(task))),
           log,
         });
+  if (worker && o.onFailed) {
+    // a failure recorded by a process that died before it wrote the refund is refunded at the next start: every
+    // task that failed within REFUND_RECOVERY_MS is offered again (a refund is once per request: one refunded
+    // already gives nothing more)
+    const since = new Date(o.clock.now() - REFUND_RECOVERY_MS).toISOString();
+    for (const t of await store.failedSince(since, 10_000)) await o.onFailed(view(t));
+  }
 
   return {
     store,

@@ -123,6 +123,13 @@ export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<v
     .addColumn("window_start", "bigint", (c) => c.notNull())
     .addColumn("count", "integer", (c) => c.notNull())
     .execute();
+  // a refund reads the charges of one request (D-charging), at every failed deepcrawl and again at start
+  await db.schema
+    .createIndex("ledger_request")
+    .ifNotExists()
+    .on("ledger")
+    .columns(["account_id", "request_id"])
+    .execute();
   // issue 38: tables a data directory of an earlier version lacks are simply created here
   await db.schema
     .createTable("holds")

@@ -75,6 +75,8 @@ export interface SqlDeepcrawlStore {
   /** The fetched documents are in the package now; only the task row stays. */
   deletePages(taskId: string): Promise<void>;
   secret(name: string, fresh: () => string): Promise<string>;
+  /** Tasks that ended failed at or after `sinceIso` and know the request that started them, oldest first. */
+  failedSince(sinceIso: string, limit: number): Promise<TaskRow[]>;
 }
 
 export async function createSqlDeepcrawlStore(base: Kysely<Database>, dialect: Dialect): Promise<SqlDeepcrawlStore> {
@@ -100,6 +102,18 @@ export async function createSqlDeepcrawlStore(base: Kysely<Database>, dialect: D
           lease_until: null,
         })
         .execute();
+    },
+    async failedSince(sinceIso, limit) {
+      const rows = await db
+        .selectFrom("deepcrawl_tasks")
+        .selectAll()
+        .where("status", "=", "failed")
+        .where("request_id", "is not", null)
+        .where("completed_at", ">=", sinceIso)
+        .orderBy("completed_at")
+        .limit(limit)
+        .execute();
+      return rows.map((r) => task(r) as TaskRow);
     },
     async getTask(taskId) {
       return task(await db.selectFrom("deepcrawl_tasks").selectAll().where("task_id", "=", taskId).executeTakeFirst());
