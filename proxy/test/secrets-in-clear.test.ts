@@ -199,8 +199,8 @@ it("no key, password, code, verifier, challenge or token in any log, recording o
   for (const f of files(dir)) written.push({ name: f, text: readFileSync(f, "utf8") });
 
   const leaks: string[] = [];
+  // as sent, percent-encoded, or form-encoded (spaces as +)
   for (const { name, text } of written)
-    // as sent, percent-encoded, or form-encoded (spaces as +)
     for (const [what, value] of secrets)
       if (
         [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)].some((v) =>
