@@ -107,6 +107,7 @@ export function createProxyHandler(o: HandlerOptions) {
     try {
       const read = await readBody(req, o.maxRequestBytes, o.timedOut);
       if (!read.ok) {
+        exchange.request.unread = read.code;
         exchange.servedBy = "proxy";
         answer(exchange, res, serializeError(read.code));
         return;

@@ -106,6 +106,9 @@ describe("slow clients", () => {
     }
     // each is kept as an exchange the proxy answered itself (the 5 served ones beside them)
     await vi.waitFor(() => expect(proxy.report().totals.exchanges).toBe(25), { timeout: 10_000 });
+    // a body that never arrived is not judged as the client's invalid request
+    expect(proxy.report().totals.violations).toBe(0);
+    expect(proxy.report().totals.servedBy.proxy).toBe(20);
   });
 
   it("headers sent a byte at a time: 400 PLB_REQUEST_TIMEOUT, the connection closed", async () => {
