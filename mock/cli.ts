@@ -3,6 +3,7 @@
 import {
   Command,
   collect,
+  commaList,
   exits,
   httpUrl,
   InvalidArgumentError,
@@ -130,7 +131,15 @@ export function mockCommand() {
       "offer a production method too (repeatable): tempo:currency=0x…,recipient=0x…[,testnet] or stripe:network-id=ID[,payment-method-types=card+link] (STRIPE_SECRET_KEY from the environment)",
       collect,
     )
-    .option("--log", "log every request (pino, JSON lines)")
+    .option(
+      "--allowed-hosts <hosts>",
+      "host names the mock serves beside IP addresses, localhost, *.localhost and --host (comma-separated; .example.com serves its subdomains too; all: any); a request for another Host name, or a call of /__mock from a page of another origin, is refused 403 (DNS rebinding, cross-site resets; docs/mock.md)",
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), ...commaList(v)],
+    )
+    .option(
+      "--log",
+      "log every request (pino, JSON lines; keys and OAuth codes in query strings written as [REDACTED])",
+    )
     .option(
       "--replay <file.har>",
       "answer requests that match a recorded one with the recorded answer (repeatable: files are merged in order). The mock stays stateful: authentication, rate limits, validation (400/422) and credits (the contract's price) come first; recorded 401/402/429 are left to its own state; everything unmatched gets the mock's own answer. Identical requests get their recorded answers in order, then the last again. Every recorded answer is checked against the spec at start; violations are printed to stderr and not served (docs/record-replay.md)",
@@ -181,6 +190,7 @@ under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
           paymentTestKey: opts.paymentTestKey,
           paymentMethods,
           logger: opts.log ?? false,
+          allowedHosts: opts.allowedHosts?.includes("all") ? "all" : opts.allowedHosts,
           replay: opts.replay,
           replayMatch: opts.replayMatch,
           replayInvalid: opts.replayInvalid ?? false,

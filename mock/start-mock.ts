@@ -12,6 +12,7 @@ import type { DeepcrawlSteps } from "./deepcrawl-simulator.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import { documentAnswers } from "./document-answers.ts";
 import { createSyntheticEngines } from "./engines/index.ts";
+import { installHostGuard } from "./host-guard.ts";
 import { memoizeEngines } from "./memoized-engines.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
 import { createMockState, type MockAdmin } from "./mock-state.ts";
@@ -73,6 +74,12 @@ export interface MockOptions {
   replayInvalid?: boolean;
   /** the largest recording read, in bytes (default 256 MiB) */
   replayMaxBytes?: number;
+  /**
+   * host names served beside IP literals, `localhost`/`*.localhost`, the listen host and the hosts of `publicUrl`,
+   * `mcpUrl` and `siteUrl` (`.example.com` also serves its subdomains); `"all"` serves any Host. Another Host is
+   * refused 403 (DNS rebinding), as is a call of the admin API from a page of another origin (host-guard.ts)
+   */
+  allowedHosts?: string[] | "all";
 }
 
 export interface RunningMock {
@@ -88,7 +95,8 @@ export interface RunningMock {
   close(): Promise<void>;
 }
 
-export async function buildMock(options: MockOptions = {}) {
+/** `guardHosts`: refuse foreign Host names and cross-origin admin calls (a listening mock; MSW has no Host) */
+export async function buildMock(options: MockOptions = {}, { guardHosts = false } = {}) {
   const contract = options.contract ?? (await loadContract({ profile: options.profile, path: options.spec }));
   const seed = options.seed ?? 1;
   const keys = options.keys?.length ? options.keys : [{ key: DEMO_KEY, credits: 1000 }];
@@ -183,6 +191,12 @@ export async function buildMock(options: MockOptions = {}) {
       return variabilityOf(req) === "max" && index % 3 === 2 ? codeForStatus(502) : null;
     },
     extend: async (app) => {
+      if (guardHosts)
+        installHostGuard(app, {
+          allowedHosts: options.allowedHosts,
+          listenHost: options.host,
+          urls: [options.publicUrl, options.mcpUrl, options.siteUrl],
+        });
       installSteering(app, contract, state, seed, payments);
       adminRoutes(app, state.admin);
       paymentAdminRoutes(app, state.payments);
@@ -193,7 +207,7 @@ export async function buildMock(options: MockOptions = {}) {
 }
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const { app, state, contract, keys, replay } = await buildMock(options);
+  const { app, state, contract, keys, replay } = await buildMock(options, { guardHosts: true });
   const host = options.host ?? "127.0.0.1";
   await app.listen({ host, port: options.port ?? 4010 });
   const address = app.server.address();

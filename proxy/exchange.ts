@@ -11,6 +11,9 @@ export interface ExchangeRequest {
   httpVersion: string;
   headers: HeaderList;
   body: Buffer;
+  /** set when the body never arrived whole (too large, cut off, not in time): the proxy's refusal code; `body` is
+   * empty then, and the request is not judged against its schema */
+  unread?: string;
 }
 
 export interface ExchangeResponse {

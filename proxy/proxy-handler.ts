@@ -27,6 +27,8 @@ export interface HandlerOptions {
   sinks: ExchangeSink[];
   settings: ForwardSettings;
   maxRequestBytes: number;
+  /** whether the server cut this request's connection for not arriving in time (its request timeout) */
+  timedOut?: (req: IncomingMessage) => boolean;
   /** the Link header the service sends on every answer (D-headers), for the proxy's own answers */
   linkHeader: string;
   /** the proxy's own routes under /__proxy/; true when handled */
@@ -35,7 +37,7 @@ export interface HandlerOptions {
 
 type Body = { ok: true; body: Buffer } | { ok: false; code: ErrorCode };
 
-function readBody(req: IncomingMessage, max: number): Promise<Body> {
+function readBody(req: IncomingMessage, max: number, timedOut?: (req: IncomingMessage) => boolean): Promise<Body> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -50,8 +52,10 @@ function readBody(req: IncomingMessage, max: number): Promise<Body> {
       chunks.push(c);
     });
     req.on("end", () => resolve({ ok: true, body: Buffer.concat(chunks) }));
-    req.on("error", () => resolve({ ok: false, code: "PLB_BODY_INCOMPLETE" }));
-    req.on("aborted", () => resolve({ ok: false, code: "PLB_BODY_INCOMPLETE" }));
+    // cut off: by the client, or by the server's request timeout (the client was answered PLB_REQUEST_TIMEOUT)
+    const cut = () => resolve({ ok: false, code: timedOut?.(req) ? "PLB_REQUEST_TIMEOUT" : "PLB_BODY_INCOMPLETE" });
+    req.on("error", cut);
+    req.on("aborted", cut);
   });
 }
 
@@ -101,8 +105,9 @@ export function createProxyHandler(o: HandlerOptions) {
       request: { method: req.method ?? "GET", path, httpVersion: req.httpVersion, headers, body: Buffer.alloc(0) },
     };
     try {
-      const read = await readBody(req, o.maxRequestBytes);
+      const read = await readBody(req, o.maxRequestBytes, o.timedOut);
       if (!read.ok) {
+        exchange.request.unread = read.code;
         exchange.servedBy = "proxy";
         answer(exchange, res, serializeError(read.code));
         return;

@@ -73,6 +73,9 @@ function bodyView(
     } catch {
       // not JSON after all: kept as text, scrubbed below
     }
+  } else if (/^application\/x-www-form-urlencoded\b/i.test(mimeType)) {
+    // an OAuth token request: its code, verifier, client secret, refresh token
+    shown = o.redactor.form(text, where, notes);
   }
   return { mimeType, size: bytes.length, text: shown };
 }

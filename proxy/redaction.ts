@@ -1,9 +1,12 @@
 // Secrets out of recordings and reports (HAR conventions, "Redaction"): credential headers, query parameters and
-// JSON fields named like secrets are replaced by "[REDACTED]", and every value redacted once is also scrubbed from
-// whatever else it appears in (a key echoed in a body, a token in a URL), so a recording can be shared.
+// form fields (OAuth codes, verifiers, challenges and tokens among them: spec/secrets.ts, the rule the mock's and the
+// reference's logs keep too), URLs in Location headers and JSON fields named like secrets are replaced by
+// "[REDACTED]", and every value redacted once is also scrubbed from whatever else it appears in (a key echoed in a
+// body, a token in a URL), so a recording can be shared.
+import { isSecretField, isSecretName, REDACTED, redactParameters, redactUrl } from "../spec/secrets.ts";
 import type { HeaderList } from "./exchange.ts";
 
-export const REDACTED = "[REDACTED]";
+export { isSecretName, REDACTED };
 
 /** Headers whose values are credentials: the bearer key or token, Payment credentials and receipts, cookies. */
 const SECRET_HEADERS = [
@@ -17,31 +20,6 @@ const SECRET_HEADERS = [
   "payment-receipt",
 ];
 
-/** Query parameters and JSON fields named like a secret (compared lower-case, without `-` and `_`). */
-const SECRET_NAMES = new Set([
-  "apikey",
-  "key",
-  "token",
-  "accesstoken",
-  "refreshtoken",
-  "idtoken",
-  "authtoken",
-  "sessiontoken",
-  "secret",
-  "clientsecret",
-  "password",
-  "passwd",
-  "privatekey",
-  "credential",
-  "credentials",
-  "codeverifier",
-]);
-
-export function isSecretName(name: string): boolean {
-  const n = name.toLowerCase().replace(/[-_]/g, "");
-  return SECRET_NAMES.has(n) || n.endsWith("apikey") || n.endsWith("secret") || n.endsWith("password");
-}
-
 export interface RedactionOptions {
   /** header names recorded as sent (`--keep-header`) */
   keepHeaders?: string[];
@@ -51,8 +29,10 @@ export interface RedactionOptions {
 
 export interface Redactor {
   headers(list: HeaderList, where: string, notes: string[]): HeaderList;
-  /** a path with its secret-named query parameters redacted */
+  /** a path (or a URL) with its secret-named query parameters redacted */
   path(path: string, where: string, notes: string[]): string;
+  /** a form-encoded body with its secret-named fields redacted */
+  form(text: string, where: string, notes: string[]): string;
   /** a deep copy of a JSON value with its secret-named fields redacted */
   json(value: unknown, where: string, notes: string[]): unknown;
   /** every secret value seen so far replaced in `text` */
@@ -100,7 +80,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const at = `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-      if (isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
+      if (isSecretField(k, value as Record<string, unknown>) && (typeof v === "string" || typeof v === "number")) {
         learn(String(v));
         notes.push(`${where} ${at}`);
         out[k] = REDACTED;
@@ -109,31 +89,36 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     return out;
   }
 
+  function path(url: string, where: string, notes: string[]): string {
+    return redactUrl(url, (name, value) => {
+      learn(value);
+      notes.push(`${where} query ${name}`);
+    });
+  }
+
   const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
   return {
     headers(list, where, notes) {
       return list.map(([k, v]) => {
         const lower = k.toLowerCase();
-        if (!secretHeaders.has(lower) && !(isSecretName(lower) && !keep.has(lower))) return [k, v];
+        if (!secretHeaders.has(lower) && !(isSecretName(lower) && !keep.has(lower))) {
+          // a redirect's URL carries what the OAuth flow hands over (?code=, #access_token=)
+          if (lower === "location" || lower === "content-location")
+            return [k, path(v, `${where} header ${lower}`, notes)];
+          return [k, v];
+        }
         learnHeader(lower, v);
         notes.push(`${where} header ${lower}`);
         return [k, REDACTED];
       });
     },
-    path(path, where, notes) {
-      const q = path.indexOf("?");
-      if (q < 0) return path;
-      const params = new URLSearchParams(path.slice(q + 1));
-      let changed = false;
-      for (const [name, value] of [...params]) {
-        if (!isSecretName(name)) continue;
+    path,
+    form(text, where, notes) {
+      return redactParameters(text, (name, value) => {
         learn(value);
-        params.set(name, REDACTED);
-        notes.push(`${where} query ${name}`);
-        changed = true;
-      }
-      return changed ? `${path.slice(0, q)}?${params.toString()}` : path;
+        notes.push(`${where} /${name}`);
+      });
     },
     json: (value, where, notes) => json(value, where, notes),
     scrub(text) {

@@ -3,7 +3,7 @@
 // violations, records HAR when asked, and in hybrid mode answers some operations from the stateful mock.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Contract, loadContract, serializeError } from "../spec/index.ts";
+import { type Contract, clientErrorCode, loadContract, serializeError } from "../spec/index.ts";
 import type { ExchangeSink } from "./exchange.ts";
 import { createTarget, type Target } from "./forwarder.ts";
 import type { PlumblineHar } from "./har/har-entry.ts";
@@ -20,6 +20,9 @@ import { createViolationReport, type ProxyReport, type ReportedViolation } from 
 export const DEFAULT_PROXY_PORT = 4020;
 export const DEFAULT_REPORT_DIR = "reports/proxy";
 const CLOSE_GRACE_MS = 10_000;
+/** the mock's and the reference's (reference/platform/framework-errors.ts, D-framework-errors) */
+const REQUEST_TIMEOUT_MS = 30_000;
+const CHECK_INTERVAL_MS = 5_000;
 
 export interface ProxyOptions {
   /** base URL every request is forwarded to (the live service, a staging deployment, the reference, a mock) */
@@ -47,6 +50,12 @@ export interface ProxyOptions {
   mockCredits?: number;
   /** ms without a byte from the upstream before the request is answered 502 (default 120000) */
   upstreamTimeoutMs?: number;
+  /**
+   * how long a request may take to arrive, headers and body (default 30 s, as the mock and the reference): past it
+   * the client is answered 400 PLB_REQUEST_TIMEOUT and the connection closed; checked every `checkIntervalMs`
+   * (default 5 s)
+   */
+  requestTimeouts?: { requestTimeoutMs?: number; checkIntervalMs?: number };
   /** largest request body accepted, bytes (default 8 MiB; the service takes 1 MiB) */
   maxRequestBytes?: number;
   /** most bytes of an answer kept for judging and recording (default 64 MiB; the client always gets it whole) */
@@ -120,6 +129,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const fallback: Fallback | undefined =
     hybrid && fallbackOn.length ? { target: hybrid.target, statuses: new Set(fallbackOn) } : undefined;
 
+  // connections cut off for taking too long to send their request: the exchange is recorded as that refusal
+  const timedOut = new WeakSet<object>();
   const handle = createProxyHandler({
     matcher,
     upstream,
@@ -134,6 +145,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       rewriteUrls: settings.rewriteUrls,
     },
     maxRequestBytes: options.maxRequestBytes ?? 8 * 1024 * 1024,
+    timedOut: (req) => timedOut.has(req.socket),
     linkHeader: linkHeaderOf(contract),
     admin: (req, res) => admin(req, res),
   });
@@ -174,13 +186,26 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     return false;
   }
 
-  const server: Server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-    void handle(req, res);
-  });
-  // what Node would answer with a bare 400 (a bad request line, oversized headers) gets the contract's shape
+  // a client that sends its headers or body a byte at a time is cut off like the service's (D-framework-errors):
+  // Node's request timeout covers the whole request, headers and body, until it has arrived (not the answer)
+  const requestTimeout = options.requestTimeouts?.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const server: Server = createServer(
+    {
+      keepAliveTimeout: 65_000,
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: options.requestTimeouts?.checkIntervalMs ?? CHECK_INTERVAL_MS,
+    },
+    (req, res) => {
+      void handle(req, res);
+    },
+  );
+  // what Node would answer with a bare 400/408 (a bad request line, oversized headers, a request that did not
+  // arrive in time) gets the contract's shape
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    const code = clientErrorCode(err);
+    if (code === "PLB_REQUEST_TIMEOUT") timedOut.add(socket);
     if (!socket.writable) return socket.destroy();
-    const code = err.code === "HPE_HEADER_OVERFLOW" ? "PLB_HEADERS_TOO_LARGE" : "PLB_MALFORMED_REQUEST";
     const e = serializeError(code);
     const body = JSON.stringify(e.body);
     socket.end(

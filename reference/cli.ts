@@ -125,7 +125,10 @@ function serverOptions(cmd: Command) {
     )
     .option("--mcp-url <url>", "{mcp_url}: the hosted MCP endpoint is {mcp_url}/mcp (default: the base URL)", httpUrl)
     .option("--site-url <url>", "{site_url} named by the discovery documents (default: the base URL)", httpUrl)
-    .option("--log", "log every request (pino, JSON lines)")
+    .option(
+      "--log",
+      "log every request (pino, JSON lines; keys and OAuth codes in query strings written as [REDACTED])",
+    )
     .optionsGroup("Fetching and engines:")
     .option(
       "--allow-private-network",
@@ -370,7 +373,10 @@ function indexCommand() {
 
 function authServerOptions(cmd: Command) {
   return withDatabase(
-    listenOptions(cmd.optionsGroup("Server:"), 8081).option("--log", "log every request (pino, JSON lines)"),
+    listenOptions(cmd.optionsGroup("Server:"), 8081).option(
+      "--log",
+      "log every request (pino, JSON lines; keys and OAuth codes in query strings written as [REDACTED])",
+    ),
   )
     .optionsGroup("OAuth and accounts:")
     .addOption(issuerOption())

@@ -84,3 +84,16 @@ export function serializeError(code: ErrorCode, options: ErrorOptions = {}): Ser
   }
   return { status: entry.status, contentType: "application/json", body };
 }
+
+/**
+ * The catalogue code for what Node's HTTP parser refuses before a handler runs ('clientError', D-framework-errors):
+ * oversized headers, a body cut off by the client, a request that did not arrive within the request timeout
+ * (headers or body), anything else malformed. The mock, the reference and the proxy answer these alike.
+ */
+export function clientErrorCode(err: { code?: string }): ErrorCode {
+  if (err.code === "HPE_HEADER_OVERFLOW") return "PLB_HEADERS_TOO_LARGE";
+  // the client half-closed its side before the body's declared end
+  if (err.code === "HPE_INVALID_EOF_STATE") return "PLB_BODY_INCOMPLETE";
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT" || err.code === "HPE_HEADERS_TIMEOUT") return "PLB_REQUEST_TIMEOUT";
+  return "PLB_MALFORMED_REQUEST";
+}

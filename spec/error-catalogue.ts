@@ -121,6 +121,11 @@ export const ERROR_CATALOGUE = {
     message: "The target URL is not allowed",
     when: "the target failed URL-safety or DNS checks",
   },
+  PLB_REQUEST_FORBIDDEN: {
+    status: 403,
+    message: "Requests from this origin or for this host name are not served",
+    when: "the mock: a Host header naming a host it does not serve (DNS rebinding), or its admin API called from a page of another origin",
+  },
   PLB_ROUTE_NOT_FOUND: {
     status: 404,
     message: "No such route",

@@ -5,6 +5,7 @@ export * from "./diff/index.ts";
 export { type OpenApiDocument, readRawDocument, SPEC_PATH } from "./document.ts";
 export {
   type ApiErrorBody,
+  clientErrorCode,
   type FieldError,
   fieldPath,
   PAYMENT_PROBLEM_TYPE,

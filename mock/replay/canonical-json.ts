@@ -1,6 +1,7 @@
 // Canonical JSON for matching request bodies (issue 28, replay): object keys sorted, no whitespace, so two bodies
 // that differ only in key order or spacing match. Arrays keep their order (a batch's entries are answered in order).
 // Built as text, never as objects: a key such as `__proto__` stays a key.
+import { REDACTED } from "../../spec/secrets.ts";
 
 /** The canonical text of a JSON value. */
 export function canonicalJson(value: unknown): string {
@@ -16,8 +17,8 @@ export function canonicalJson(value: unknown): string {
   return `{${parts.join(",")}}`;
 }
 
-/** The value a recording wrote in place of a secret (HAR conventions: "Redaction"). */
-export const REDACTED = "[REDACTED]";
+/** The value a recording wrote in place of a secret (HAR conventions: "Redaction"; spec/secrets.ts). */
+export { REDACTED };
 
 /** Whether a recorded value holds a redacted secret anywhere. */
 export function hasRedacted(value: unknown): boolean {

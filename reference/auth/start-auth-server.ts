@@ -3,6 +3,7 @@
 // the API (started with --authorization-server naming this issuer) recognises the tokens it issues, and revoking
 // one here refuses it there at once.
 import Fastify, { type FastifyInstance } from "fastify";
+import { loggerOptions } from "../platform/log-options.ts";
 import { openDatabase } from "../store/open-database.ts";
 import { createSqlRateLimitStore } from "../store/sql-rate-limits.ts";
 import type { CookieSecureMode } from "./account-pages.ts";
@@ -43,7 +44,7 @@ export async function startAuthServer(o: AuthServerProcessOptions = {}): Promise
     cookieSecure: o.cookieSecure,
     resourceOrigins: o.resourceOrigins,
   });
-  const app = Fastify({ logger: o.logger ? { redact: ["req.headers.authorization"] } : false });
+  const app = Fastify({ logger: loggerOptions(o.logger ? { redact: ["req.headers.authorization"] } : false) });
   await auth.mount(app);
   app.get("/", async (_req, reply) => reply.redirect("/account", 302));
   const host = o.host ?? "127.0.0.1";

@@ -13,6 +13,7 @@ import {
   DEFAULT_REQUEST_TIMEOUTS,
   frameworkErrorHandler,
 } from "./framework-errors.ts";
+import { loggerOptions } from "./log-options.ts";
 import { mcpRoutes } from "./mcp-routes.ts";
 import { createExecutors } from "./operation-executors.ts";
 import { createPaidHandler } from "./paid-operation.ts";
@@ -29,7 +30,8 @@ export interface CreatePlatformOptions extends PlatformOptions {
 export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyInstance> {
   keepTickObjectMap(); // before the first request: every process.nextTick stays a fast literal (tick-object-map.ts)
   const app = Fastify({
-    logger: o.logger ?? false,
+    // a secret sent in the query string is never logged in clear (spec/secrets.ts)
+    logger: loggerOptions(o.logger),
     bodyLimit: o.bodyLimit ?? 1024 * 1024,
     genReqId: (req) => requestIdFrom(req.headers["x-request-id"]),
     // an unknown query parameter or a trailing slash is not worth a 404

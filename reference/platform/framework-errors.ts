@@ -6,7 +6,7 @@
 // be consulted.
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type ErrorCode, serializeError } from "../../spec/index.ts";
+import { clientErrorCode, serializeError } from "../../spec/index.ts";
 import { sendError } from "./request-state.ts";
 
 /**
@@ -63,14 +63,6 @@ function armBodyDeadline(req: FastifyRequest, reply: FastifyReply, ms: number): 
   const clear = () => clearTimeout(timer);
   raw.once("end", clear);
   raw.once("close", clear);
-}
-
-function clientErrorCode(err: NodeJS.ErrnoException): ErrorCode {
-  if (err.code === "HPE_HEADER_OVERFLOW") return "PLB_HEADERS_TOO_LARGE";
-  // the client half-closed its side before the body's declared end
-  if (err.code === "HPE_INVALID_EOF_STATE") return "PLB_BODY_INCOMPLETE";
-  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT" || err.code === "HPE_HEADERS_TIMEOUT") return "PLB_REQUEST_TIMEOUT";
-  return "PLB_MALFORMED_REQUEST";
 }
 
 /** Fastify's `clientErrorHandler`: the answer is written to the socket by hand, then the connection is closed. */
