@@ -5,7 +5,7 @@
 // the same user and credit balance", interface-spec "Authentication" 2); lifetimes run on the mock clock.
 
 import { createHash, randomBytes } from "node:crypto";
-import { redirectUriMatches, redirectUriProblem } from "../reference/platform/redirect-uris.ts";
+import { redirectUriMatches, redirectUrisProblem } from "../reference/platform/redirect-uris.ts";
 import type { Account, AccountStore } from "../reference/platform/stores.ts";
 import type { MemoryAccounts } from "./memory-accounts.ts";
 
@@ -170,12 +170,8 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
     // client secret", interface-spec "OAuth flow" 3)
     register(m) {
       const uris = m.redirect_uris;
-      if (!Array.isArray(uris) || uris.length === 0)
-        return fail(400, "invalid_redirect_uri", "redirect_uris must list at least one URI");
-      for (const uri of uris) {
-        const problem = redirectUriProblem(uri);
-        if (problem) return fail(400, "invalid_redirect_uri", problem);
-      }
+      const problem = redirectUrisProblem(uris);
+      if (problem) return fail(400, "invalid_redirect_uri", problem);
       const method = m.token_endpoint_auth_method ?? "none";
       if (method !== "none")
         return fail(400, "invalid_client_metadata", "only public clients: token_endpoint_auth_method must be none");

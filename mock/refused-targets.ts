@@ -4,7 +4,7 @@
 // ranges, localhost, cloud metadata names), with the reference's own address classification. `allowPrivateNetwork`
 // opens loopback and private hosts for client teams whose tests crawl their own localhost, as the reference's flag
 // does; cloud metadata and link-local stay refused either way.
-import { literalHostReason, malformedHostReason } from "../reference/platform/address-policy.ts";
+import { literalHostReason } from "../reference/platform/address-policy.ts";
 import type { DeepcrawlService } from "../reference/platform/deepcrawl-service.ts";
 import type { EngineContext, EngineResult, Engines } from "../reference/platform/engines.ts";
 import type { ErrorCode } from "../spec/index.ts";
@@ -19,9 +19,7 @@ export function targetRefusal(url: string, code: ErrorCode, allowPrivateNetwork:
   } catch {
     return null; // not a URL: the engines answer for that themselves
   }
-  // a name that cannot name a host is a bad value on every operation (400 is listed by all of them)
-  const malformed = malformedHostReason(host);
-  if (malformed) return { ok: false, code: "PLB_BAD_VALUE", message: `The target ${url} has ${malformed}` };
+  // a URL that is not http(s), or a name that cannot name a host, was refused before (platform/target-url.ts)
   const reason = literalHostReason(host, allowPrivateNetwork);
   return reason
     ? {

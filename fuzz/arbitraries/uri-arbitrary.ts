@@ -1,5 +1,5 @@
 // `format: uri` strings within minLength/maxLength. Only http(s) URLs on the reserved example domains (RFC 2606):
-// a schema-valid `mailto:` URI is a legitimate 502 (upstream failed) on a crawl, so it says nothing about
+// a schema-valid `mailto:` URI is a legitimate 400 (D-target-refusal: not http(s)) on a crawl, so it says nothing about
 // validation. Path segments are letters and hyphens, so the mock's `/status/NNN` failure convention never fires.
 import fc from "fast-check";
 

@@ -9,8 +9,9 @@
 // "upstream" is PLB_UPSTREAM_FAILED (502). Only crawl lists 404 and 410 (interface-spec, Errors), and only
 // screenshot lists 403, 503 and 504, so every other operation reports a failed target as 502 (catalogue:
 // "a target or engine failed"). Any other NNN from 400 to 599 (500 and 502 included) is PLB_UPSTREAM_FAILED;
-// a NNN below 400 is an ordinary page. A target that is not http(s) (ftp:, mailto:, …) cannot be fetched and is
-// PLB_UPSTREAM_FAILED for every operation. search and news have no target URL: a query of exactly `__fail_502__`
+// a NNN below 400 is an ordinary page. A target that is not http(s) (ftp:, mailto:, …) never gets here over HTTP:
+// the platform refuses it first, 400 PLB_BAD_VALUE (reference/platform/target-url.ts); called directly, an engine
+// still fails it as PLB_UPSTREAM_FAILED. search and news have no target URL: a query of exactly `__fail_502__`
 // fails with PLB_UPSTREAM_FAILED instead, so batch partial failures can be exercised (contract-notes).
 
 import type { EngineResult } from "../../reference/platform/engines.ts";

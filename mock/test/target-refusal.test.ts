@@ -16,6 +16,14 @@ const REFUSED = [
   "http://10.0.0.1/",
   "http://2852039166/",
   "http://metadata.google.internal/computeMetadata/v1/",
+  // every spelling the shared policy reads (issue 38)
+  "http://[::127.0.0.1]/",
+  "http://[::ffff:0:127.0.0.1]/",
+  "http://[64:ff9b::a00:1]/",
+  "http://[2002:c0a8:101::]/",
+  "http://[fec0::1]/",
+  "http://0177.0.0.1/",
+  "http://0x7f.1/",
 ];
 
 describe("refused targets (D-target-refusal)", () => {

@@ -141,6 +141,38 @@ describe("registration", () => {
     expect(body.token_endpoint_auth_method).toBe("none");
     expect(body.client_secret).toBeUndefined();
   });
+
+  it("refuses any other JSON in RFC 7591's error shape (4xx, never a 500), as the mock does", async () => {
+    const send = async (raw: string) => {
+      const res = await fetch(`${ref.url}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: raw,
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const cases: Array<[string, string]> = [
+      ['{"redirect_uris": -1}', "invalid_redirect_uri"],
+      ['{"redirect_uris": {}}', "invalid_redirect_uri"],
+      ['{"redirect_uris": "https://app.example/cb"}', "invalid_redirect_uri"],
+      ['{"redirect_uris": []}', "invalid_redirect_uri"],
+      ['{"redirect_uris": [1]}', "invalid_redirect_uri"],
+      ['{"redirect_uris": ["not a uri"]}', "invalid_redirect_uri"],
+      ["{}", "invalid_redirect_uri"],
+      ["true", "invalid_request"],
+      ["[]", "invalid_request"],
+      ['{"redirect_uris": ["https://app.example/cb"], "grant_types": 5}', "invalid_client_metadata"],
+    ];
+    for (const [raw, error] of cases) {
+      const { status, body } = await send(raw);
+      expect([raw, status, body.error], JSON.stringify(body)).toEqual([raw, 400, error]);
+      expect(typeof body.error_description, raw).toBe("string");
+    }
+    // the description says what is wrong, not oidc-provider's stock text for a redirect at /authorize
+    expect((await send('{"redirect_uris": {}}')).body.error_description).toBe(
+      "redirect_uris must list at least one URI",
+    );
+  });
 });
 
 describe("redirect URI matching (interface-spec OAuth flow rules; RFC 8252 §7.3)", () => {

@@ -6,7 +6,7 @@
 // database (so the API can refuse a revoked one at once). The interaction pages (sign in, consent) are ours.
 import type { Kysely } from "kysely";
 import Provider, { errors } from "oidc-provider";
-import { redirectUriMatches, redirectUriProblem } from "../platform/redirect-uris.ts";
+import { redirectUriMatches, redirectUrisProblem } from "../platform/redirect-uris.ts";
 import type { AuthDatabase } from "./auth-schema.ts";
 import type { AuthSecrets } from "./auth-secrets.ts";
 import { createOidcAdapterClass } from "./oidc-adapter.ts";
@@ -66,12 +66,13 @@ export function createProvider(o: ProviderOptions): Provider {
     // loopback or https ones. Its validator hook sees the whole metadata; it is hung on a property it must not miss.
     extraClientMetadata: {
       properties: ["software_id"],
-      validator(_ctx: unknown, key: string, _value: unknown, metadata: { redirect_uris?: unknown[] }) {
+      // It runs before oidc-provider's own type checks, so it sees the metadata as sent (any JSON): what is not a
+      // list of URIs is refused here, in RFC 7591's shape (a description starting "redirect_uris" makes
+      // InvalidClientMetadata answer invalid_redirect_uri), never thrown at as a TypeError (a 500).
+      validator(_ctx: unknown, key: string, _value: unknown, metadata: { redirect_uris?: unknown }) {
         if (key !== "software_id") return;
-        for (const uri of metadata.redirect_uris ?? []) {
-          const problem = redirectUriProblem(uri);
-          if (problem) throw new errors.InvalidRedirectUri(problem);
-        }
+        const problem = redirectUrisProblem(metadata.redirect_uris);
+        if (problem) throw new errors.InvalidClientMetadata(problem);
       },
     },
     // public clients only ("Public clients must not rely on a client secret", interface-spec "OAuth flow" 3)

@@ -24,7 +24,12 @@ declare module "oidc-provider" {
   }
 
   export const errors: {
-    InvalidRedirectUri: new (description: string) => Error;
+    /** takes no description: its error_description is always the stock "did not match" text */
+    InvalidRedirectUri: new () => Error;
+    /** invalid_redirect_uri when the description starts with "redirect_uris", else invalid_client_metadata */
+    InvalidClientMetadata: new (
+      description: string,
+    ) => Error;
     InvalidTarget: new (description?: string) => Error;
   };
 

@@ -56,9 +56,33 @@ describe("http client: SSRF guard", () => {
     "http://2130706433:9/",
     "http://0:9/",
     "http://[::ffff:10.0.0.1]/",
+    "http://[::127.0.0.1]:9/",
+    "http://[::ffff:0:127.0.0.1]:9/",
+    "http://[64:ff9b::127.0.0.1]:9/",
+    "http://[2002:7f00:1::]:9/",
+    "http://[fec0::1]:9/",
+    "http://0177.0.0.1:9/",
+    "http://0x7f.1:9/",
+    "http://127.1:9/",
   ])("refuses the address literal %s", async (url) => {
     const r = await withClient({}, (c) => c.fetch(url));
     expect(r).toMatchObject({ ok: false, code: "PLB_TARGET_FORBIDDEN" });
+    // the policy's refusal, not a connect that failed (ENETUNREACH would be PLB_UPSTREAM_FAILED)
+    expect(!r.ok && r.message).toMatch(/public addresses only/);
+  });
+
+  it.each([
+    ["::127.0.0.1", 6, /loopback/],
+    ["::ffff:0:127.0.0.1", 6, /loopback/],
+    ["64:ff9b::a00:1", 6, /private/],
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", 6, /loopback/],
+    ["fec0::1", 6, /site-local/],
+    ["0177.0.0.1", 4, /loopback/],
+  ])("refuses a name whose DNS answer is %s, before connecting", async (address, family, kind) => {
+    const resolve = async () => [{ address, family }];
+    const r = await withClient({ resolve }, (c) => c.fetch("http://odd-answer.test:9/"));
+    expect(r).toMatchObject({ ok: false, code: "PLB_TARGET_FORBIDDEN" });
+    expect(!r.ok && r.message).toMatch(kind);
   });
 
   it("refuses localhost, with or without its trailing dot, before any DNS (RFC 6761: loopback by definition)", async () => {

@@ -100,7 +100,8 @@ export async function captureScreenshot(
   c: CaptureSettings,
   signal?: AbortSignal,
 ): Promise<Result<Captured>> {
-  // file:, data:, chrome: … would be loaded by Chromium itself, past the guard (the mock answers 502 as well)
+  // file:, data:, chrome: … would be loaded by Chromium itself, past the guard (the platform answers such a URL
+  // 400 before the engine runs, target-url.ts; this is for a caller of the engine itself)
   if (!/^https?:/i.test(s.url)) return upstream(`The target ${s.url.slice(0, 200)} is not an http(s) URL`);
   const done = new AbortController();
   const onAbort = () => {

@@ -10,10 +10,9 @@ interface Range {
 }
 
 // Cloud metadata endpoints first, so a refusal names them rather than the wider range that holds them.
-const RANGES: Range[] = [
+const V4_RANGES: Range[] = [
   { net: "169.254.169.254", prefix: 32, kind: "cloud metadata" },
   { net: "100.100.100.200", prefix: 32, kind: "cloud metadata" },
-  { net: "fd00:ec2::254", prefix: 128, kind: "cloud metadata" },
   { net: "0.0.0.0", prefix: 8, kind: "unspecified (0.0.0.0/8)" },
   { net: "10.0.0.0", prefix: 8, kind: "private (10/8)" },
   { net: "100.64.0.0", prefix: 10, kind: "carrier-grade NAT (100.64/10)" },
@@ -22,57 +21,120 @@ const RANGES: Range[] = [
   { net: "172.16.0.0", prefix: 12, kind: "private (172.16/12)" },
   { net: "192.0.0.0", prefix: 24, kind: "IETF protocol assignments" },
   { net: "192.0.2.0", prefix: 24, kind: "documentation" },
+  { net: "192.88.99.0", prefix: 24, kind: "6to4 relay anycast (deprecated)" },
   { net: "192.168.0.0", prefix: 16, kind: "private (192.168/16)" },
   { net: "198.18.0.0", prefix: 15, kind: "benchmarking" },
   { net: "198.51.100.0", prefix: 24, kind: "documentation" },
   { net: "203.0.113.0", prefix: 24, kind: "documentation" },
   { net: "224.0.0.0", prefix: 4, kind: "multicast" },
   { net: "240.0.0.0", prefix: 4, kind: "reserved (240/4, broadcast)" },
+];
+
+// IPv6 ranges judged on the address itself (IANA's special-purpose registry: not globally reachable). Forms that
+// carry an IPv4 address are unwrapped and judged by it (embeddedIpv4); anything outside 2000::/3, the only block
+// allocated for global unicast, is refused too (ipv6Reason).
+const V6_RANGES: Range[] = [
+  { net: "fd00:ec2::254", prefix: 128, kind: "cloud metadata" },
   { net: "::", prefix: 128, kind: "unspecified (::)" },
   { net: "::1", prefix: 128, kind: "loopback" },
+  { net: "64:ff9b:1::", prefix: 48, kind: "NAT64 local-use (64:ff9b:1::/48)" },
   { net: "100::", prefix: 64, kind: "discard-only" },
+  { net: "2001:2::", prefix: 48, kind: "benchmarking" },
   { net: "2001:db8::", prefix: 32, kind: "documentation" },
+  { net: "3fff::", prefix: 20, kind: "documentation" },
   { net: "fc00::", prefix: 7, kind: "private (fc00::/7)" },
   { net: "fe80::", prefix: 10, kind: "link-local" },
+  { net: "fec0::", prefix: 10, kind: "site-local (fec0::/10, deprecated)" },
   { net: "ff00::", prefix: 8, kind: "multicast" },
 ];
 
-const LISTS = RANGES.map((r) => {
-  const list = new BlockList();
-  list.addSubnet(r.net, r.prefix, isIP(r.net) === 6 ? "ipv6" : "ipv4");
-  return { list, kind: r.kind };
-});
+const listsOf = (ranges: Range[], type: "ipv4" | "ipv6") =>
+  ranges.map((r) => {
+    const list = new BlockList();
+    list.addSubnet(r.net, r.prefix, type);
+    return { list, kind: r.kind };
+  });
+const V4_LISTS = listsOf(V4_RANGES, "ipv4");
+const V6_LISTS = listsOf(V6_RANGES, "ipv6");
 
-/** The eight 16-bit groups of an IPv6 address (no embedded dotted quad: callers match those as IPv4). */
-function groups(ip: string): number[] {
-  const [head, tail = ""] = ip.split("::");
-  const parse = (s: string) => (s ? s.split(":").map((g) => Number.parseInt(g, 16)) : []);
-  const h = parse(head);
-  const t = ip.includes("::") ? parse(tail) : [];
-  return [...h, ...new Array(8 - h.length - t.length).fill(0), ...t];
+type Parsed = { family: 4; text: string } | { family: 6; text: string; groups: number[] };
+
+/**
+ * An address in any spelling, as the URL standard's host parser reads it (the one every browser uses): IPv4 in
+ * dotted, decimal (2130706433), octal (0177.0.0.1), hex (0x7f.1) and short (127.1) forms becomes a dotted quad;
+ * IPv6 in any case, compressed or not, with an embedded dotted quad (::ffff:127.0.0.1) or a zone (fe80::1%eth0),
+ * becomes its canonical all-hex text, split into its eight 16-bit groups. Null when it is no address at all.
+ */
+export function parseAddress(ip: string): Parsed | null {
+  const bare = ip.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  if (isIP(bare) === 4) return { family: 4, text: bare };
+  let host: string;
+  try {
+    host = new URL(isIP(bare) === 6 ? `http://[${bare}]/` : `http://${bare}/`).hostname;
+  } catch {
+    return null;
+  }
+  if (isIP(host) === 4) return { family: 4, text: host };
+  const text = host.replace(/^\[|\]$/g, "");
+  if (isIP(text) !== 6) return null;
+  const [head, tail] = text.split("::");
+  const part = (s: string | undefined) => (s ? s.split(":").map((g) => Number.parseInt(g, 16)) : []);
+  const h = part(head);
+  const t = part(tail);
+  const groups = tail === undefined ? h : [...h, ...new Array(8 - h.length - t.length).fill(0), ...t];
+  return { family: 6, text, groups };
 }
 
-/** IPv4 carried inside an IPv6 address by NAT64 (64:ff9b::/96) or 6to4 (2002::/16); null otherwise. */
-function embeddedIpv4(ip: string): string | null {
-  if (ip.includes(".")) return null;
-  const g = groups(ip);
-  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
-  const pair = nat64 ? [g[6], g[7]] : g[0] === 0x2002 ? [g[1], g[2]] : null;
-  return pair ? [pair[0] >> 8, pair[0] & 255, pair[1] >> 8, pair[1] & 255].join(".") : null;
+const dotted = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+const zeros = (g: number[], from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+
+/**
+ * The IPv4 addresses an IPv6 address carries, and whether it is only a spelling of them (then their verdict is
+ * its verdict, public ones allowed) or a tunnel of its own in global unicast space (then a non-public one refuses it):
+ * IPv4-compatible ::a.b.c.d (::/96, deprecated), IPv4-mapped ::ffff:a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d
+ * (RFC 2765), NAT64's well-known 64:ff9b::/96 (RFC 6052), 6to4 2002:AABB:CCDD::/48 (RFC 3056) and Teredo
+ * 2001:0::/32 (RFC 4380: the server's address in clear, the client's obfuscated, every bit inverted).
+ */
+function embeddedIpv4(g: number[]): { v4: string[]; translation: boolean } | null {
+  if (zeros(g, 0, 6)) return { v4: [dotted(g[6], g[7])], translation: true };
+  if (zeros(g, 0, 5) && g[5] === 0xffff) return { v4: [dotted(g[6], g[7])], translation: true };
+  if (zeros(g, 0, 4) && g[4] === 0xffff && g[5] === 0) return { v4: [dotted(g[6], g[7])], translation: true };
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(g, 2, 6)) return { v4: [dotted(g[6], g[7])], translation: true };
+  if (g[0] === 0x2002) return { v4: [dotted(g[1], g[2])], translation: false };
+  if (g[0] === 0x2001 && g[1] === 0)
+    return { v4: [dotted(g[2], g[3]), dotted(g[6] ^ 0xffff, g[7] ^ 0xffff)], translation: false };
+  return null;
+}
+
+function ipv4Reason(ip: string): string | null {
+  for (const { list, kind } of V4_LISTS) if (list.check(ip, "ipv4")) return kind;
+  return null;
+}
+
+function ipv6Reason(text: string, groups: number[]): string | null {
+  for (const { list, kind } of V6_LISTS) if (list.check(text, "ipv6")) return kind;
+  const inner = embeddedIpv4(groups);
+  if (inner) {
+    for (const v4 of inner.v4) {
+      const reason = ipv4Reason(v4);
+      if (reason) return reason;
+    }
+    if (inner.translation) return null;
+  }
+  // 2000::/3 is global unicast; the rest of the space is reserved or unassigned, and no public host lives there
+  return groups[0] >> 13 === 1 ? null : "reserved (outside 2000::/3 global unicast)";
 }
 
 /**
- * Why `ip` must not be fetched (e.g. "loopback"), or null when it is a public address. IPv4-mapped IPv6
- * (::ffff:127.0.0.1) is matched by the IPv4 ranges (BlockList does so); NAT64 and 6to4 are unwrapped.
+ * Why `ip` must not be fetched (e.g. "loopback"), or null when it is a public address. Every spelling of an address
+ * is judged as the address it is (parseAddress), and an IPv6 address carrying an IPv4 one by that IPv4 address
+ * (embeddedIpv4): ::127.0.0.1, ::ffff:0:127.0.0.1, 64:ff9b::7f00:1, 2002:7f00:1:: are all loopback. Something that
+ * is no address at all is refused ("not an IP address"): the policy never lets through what it cannot read.
  */
 export function forbiddenReason(ip: string): string | null {
-  const bare = ip.replace(/^\[|\]$/g, "");
-  const family = isIP(bare);
-  if (family === 0) return "not an IP address";
-  const type = family === 6 ? "ipv6" : "ipv4";
-  for (const { list, kind } of LISTS) if (list.check(bare, type)) return kind;
-  const inner = family === 6 ? embeddedIpv4(bare) : null;
-  return inner ? forbiddenReason(inner) : null;
+  const parsed = parseAddress(ip);
+  if (!parsed) return "not an IP address";
+  return parsed.family === 4 ? ipv4Reason(parsed.text) : ipv6Reason(parsed.text, parsed.groups);
 }
 
 /**

@@ -29,7 +29,8 @@ export function redirectUriMatches(presented: string, registered: readonly strin
 
 /**
  * "a loopback or HTTPS redirect URI" (interface-spec "OAuth flow" 5), absolute, without a fragment; a native app's
- * private-use scheme (RFC 8252 §7.1, with a dot) too. Null when acceptable, else why not.
+ * private-use scheme (RFC 8252 §7.1, with a dot) too. Null when acceptable, else why not (starting "redirect_uris",
+ * the field RFC 7591's invalid_redirect_uri is about).
  */
 export function redirectUriProblem(uri: unknown): string | null {
   if (typeof uri !== "string") return "redirect_uris must be strings";
@@ -37,10 +38,24 @@ export function redirectUriProblem(uri: unknown): string | null {
   try {
     u = new URL(uri);
   } catch {
-    return `${uri} is not an absolute URI`;
+    return `redirect_uris: ${uri} is not an absolute URI`;
   }
-  if (uri.includes("#")) return `${uri} has a fragment (RFC 6749 §3.1.2)`;
+  if (uri.includes("#")) return `redirect_uris: ${uri} has a fragment (RFC 6749 §3.1.2)`;
   if (u.protocol === "https:" || (u.protocol === "http:" && LOOPBACK_HOSTS.has(u.hostname))) return null;
   if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(u.protocol)) return null;
-  return `${uri} is neither https nor a loopback http URI`;
+  return `redirect_uris: ${uri} is neither https nor a loopback http URI`;
+}
+
+/**
+ * The registration's redirect_uris as sent (any JSON value): null when it lists at least one acceptable URI, else
+ * why not. The mock's authority and the reference's server both register through it (RFC 7591 §3.2.2:
+ * invalid_redirect_uri).
+ */
+export function redirectUrisProblem(uris: unknown): string | null {
+  if (!Array.isArray(uris) || uris.length === 0) return "redirect_uris must list at least one URI";
+  for (const uri of uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) return problem;
+  }
+  return null;
 }
