@@ -109,6 +109,7 @@ export async function benchExtractStall(o: ExtractStallOptions = {}): Promise<Ex
     "/robots.txt": { type: "text/plain", body: "User-agent: *\nSitemap: {{BASE}}/deep-sitemap.xml\n" },
     "/deep-sitemap.xml": page(p.deepSitemap, "application/xml"),
     "/trending": page(p.nestedDivs),
+    "/api/query": page(p.wideAtomFeed, "application/atom+xml"),
   });
   const dir = mkdtempSync(join(tmpdir(), "plumbline-stall-bench-"));
   const ref = await startReference({
@@ -118,6 +119,7 @@ export async function benchExtractStall(o: ExtractStallOptions = {}): Promise<Ex
     keys: [{ key: KEY, credits: 1_000_000 }],
     rateLimits: { perAccount: 0 },
     trending: { githubUrl: site.url },
+    searchUpstreams: { arxivUrl: site.url },
   });
   const cases: Array<{ name: string; operation: string; body: unknown }> = [
     { name: "100,000 nested divs", operation: "/extract", body: { url: `${site.url}/nested.html` } },
@@ -132,6 +134,11 @@ export async function benchExtractStall(o: ExtractStallOptions = {}): Promise<Ex
       body: { url: `${site.url}/nested.html`, enableFallback: false },
     },
     { name: "100,000 nested divs (GitHub)", operation: "/trending", body: { search_service: "github" } },
+    {
+      name: "an arXiv answer of 100,000 entries",
+      operation: "/search",
+      body: { query: "t", search_service: "arxiv", max_results: 3 },
+    },
   ];
   try {
     const accountId = (await ref.accounts.authenticate(KEY))?.id as string;

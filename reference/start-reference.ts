@@ -180,7 +180,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     ...createSearchEngines({
       contract,
       index: pageIndex,
-      backendFor: createBackendRouter(o.searchUpstreams ?? {}),
+      backendFor: createBackendRouter(o.searchUpstreams ?? {}, Date.now, parser),
       crawl,
       clock: realClock,
       defaultService: {

@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
 import type { Schemas } from "../../../spec/index.ts";
 import type { EngineResult } from "../../platform/engines.ts";
+import type { ArxivEntry } from "../../search/upstream/arxiv.ts";
 import type { ExtractedPage } from "../html-extract.ts";
 import { DEFAULT_HTML_LIMITS, type HtmlLimits } from "../html-guard.ts";
 import type { SitemapDocument } from "../sitemap-parse.ts";
@@ -42,6 +43,8 @@ export interface PageParser {
     limit: number,
     signal?: AbortSignal,
   ): Promise<EngineResult<Schemas["TrendingResult"][]>>;
+  /** an arXiv API answer's Atom feed (an upstream's XML), null when it is not one */
+  arxivFeed(body: string, signal?: AbortSignal): Promise<EngineResult<{ entry?: ArxivEntry[] } | null>>;
   close(): Promise<void>;
 }
 
@@ -90,6 +93,7 @@ export function createInlineParser(limits: Partial<HtmlLimits> = {}): PageParser
       fromOutcome(body.url, runParseTask({ kind: "facts", ...body, markdown, limits: l })),
     githubTrending: async (body, baseUrl, limit) =>
       fromOutcome(trendingPage(baseUrl), runParseTask({ kind: "github-trending", body, baseUrl, limit, limits: l })),
+    arxivFeed: async (body) => fromOutcome("arXiv feed", runParseTask({ kind: "arxiv-feed", body })),
     close: async () => {},
   };
 }
@@ -170,6 +174,7 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     facts: (body, markdown, signal) => run({ kind: "facts", ...body, markdown, limits }, body.url, signal),
     githubTrending: (body, baseUrl, limit, signal) =>
       run({ kind: "github-trending", body, baseUrl, limit, limits }, trendingPage(baseUrl), signal),
+    arxivFeed: (body, signal) => run({ kind: "arxiv-feed", body }, "arXiv feed", signal),
     async close() {
       closed = true;
       await pool.destroy();

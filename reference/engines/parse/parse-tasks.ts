@@ -2,6 +2,7 @@
 // pool (parse-pool.ts), or in the calling thread when no pool is given (createInlineParser). The guard comes first,
 // so no DOM is built of a page past the caps (D-parse-limits).
 import type { Schemas } from "../../../spec/index.ts";
+import { type ArxivEntry, readArxivFeed } from "../../search/upstream/arxiv.ts";
 import { decodeText } from "../content-type.ts";
 import { type PageFacts, readPageFacts, textFacts } from "../extract/page-facts.ts";
 import { type ExtractedPage, extractHtml } from "../html-extract.ts";
@@ -44,7 +45,8 @@ export type ParseTask =
   | ({ kind: "page"; limits: HtmlLimits } & PageBody)
   | ({ kind: "page-links"; limits: HtmlLimits } & PageBody)
   | ({ kind: "facts"; limits: HtmlLimits; markdown: boolean } & PageBody)
-  | { kind: "github-trending"; body: Uint8Array; baseUrl: string; limit: number; limits: HtmlLimits };
+  | { kind: "github-trending"; body: Uint8Array; baseUrl: string; limit: number; limits: HtmlLimits }
+  | { kind: "arxiv-feed"; body: string };
 
 /** A page the guard refused comes back as `refused`, with the cap it passed. */
 export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; refused: string };
@@ -61,7 +63,9 @@ export type TaskValue<K extends ParseTask["kind"]> = K extends "extract"
           ? PageReading
           : K extends "github-trending"
             ? Schemas["TrendingResult"][]
-            : SitemapDocument;
+            : K extends "arxiv-feed"
+              ? { entry?: ArxivEntry[] } | null
+              : SitemapDocument;
 
 export function runParseTask(task: ParseTask): ParseOutcome<unknown> {
   switch (task.kind) {
@@ -83,6 +87,8 @@ export function runParseTask(task: ParseTask): ParseOutcome<unknown> {
       return runParseTask({ kind: "links", html: decoded(task, "html"), url: task.url, limits: task.limits });
     case "facts":
       return readFacts(task, task.limits, task.markdown);
+    case "arxiv-feed":
+      return { ok: true, value: readArxivFeed(task.body) };
     case "github-trending": {
       // an upstream's page is untrusted HTML as much as a target's: the same guard before any DOM is built
       const html = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString("utf8");
