@@ -43,8 +43,12 @@ export interface PageParser {
     limit: number,
     signal?: AbortSignal,
   ): Promise<EngineResult<Schemas["TrendingResult"][]>>;
-  /** an arXiv API answer's Atom feed (an upstream's XML), null when it is not one */
-  arxivFeed(body: string, signal?: AbortSignal): Promise<EngineResult<{ entry?: ArxivEntry[] } | null>>;
+  /** an arXiv API answer's Atom feed (an upstream's XML), its first `maxEntries` entries; null when it is not one */
+  arxivFeed(
+    body: string,
+    maxEntries: number,
+    signal?: AbortSignal,
+  ): Promise<EngineResult<{ entry?: ArxivEntry[] } | null>>;
   close(): Promise<void>;
 }
 
@@ -93,7 +97,8 @@ export function createInlineParser(limits: Partial<HtmlLimits> = {}): PageParser
       fromOutcome(body.url, runParseTask({ kind: "facts", ...body, markdown, limits: l })),
     githubTrending: async (body, baseUrl, limit) =>
       fromOutcome(trendingPage(baseUrl), runParseTask({ kind: "github-trending", body, baseUrl, limit, limits: l })),
-    arxivFeed: async (body) => fromOutcome("arXiv feed", runParseTask({ kind: "arxiv-feed", body })),
+    arxivFeed: async (body, maxEntries) =>
+      fromOutcome("arXiv feed", runParseTask({ kind: "arxiv-feed", body, maxEntries })),
     close: async () => {},
   };
 }
@@ -174,7 +179,7 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     facts: (body, markdown, signal) => run({ kind: "facts", ...body, markdown, limits }, body.url, signal),
     githubTrending: (body, baseUrl, limit, signal) =>
       run({ kind: "github-trending", body, baseUrl, limit, limits }, trendingPage(baseUrl), signal),
-    arxivFeed: (body, signal) => run({ kind: "arxiv-feed", body }, "arXiv feed", signal),
+    arxivFeed: (body, maxEntries, signal) => run({ kind: "arxiv-feed", body, maxEntries }, "arXiv feed", signal),
     async close() {
       closed = true;
       await pool.destroy();

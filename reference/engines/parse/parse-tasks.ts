@@ -46,7 +46,7 @@ export type ParseTask =
   | ({ kind: "page-links"; limits: HtmlLimits } & PageBody)
   | ({ kind: "facts"; limits: HtmlLimits; markdown: boolean } & PageBody)
   | { kind: "github-trending"; body: Uint8Array; baseUrl: string; limit: number; limits: HtmlLimits }
-  | { kind: "arxiv-feed"; body: string };
+  | { kind: "arxiv-feed"; body: string; maxEntries: number };
 
 /** A page the guard refused comes back as `refused`, with the cap it passed. */
 export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; refused: string };
@@ -88,7 +88,7 @@ export function runParseTask(task: ParseTask): ParseOutcome<unknown> {
     case "facts":
       return readFacts(task, task.limits, task.markdown);
     case "arxiv-feed":
-      return { ok: true, value: readArxivFeed(task.body) };
+      return { ok: true, value: readArxivFeed(task.body, task.maxEntries) };
     case "github-trending": {
       // an upstream's page is untrusted HTML as much as a target's: the same guard before any DOM is built
       const html = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString("utf8");

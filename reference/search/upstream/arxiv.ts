@@ -39,11 +39,17 @@ export interface ArxivEntry {
   link?: Array<{ "@href"?: string; "@rel"?: string; "@type"?: string }>;
 }
 
-/** The feed of an arXiv answer, or null when it is not an Atom feed (a pure function: it runs in the parse pool). */
-export function readArxivFeed(text: string): { entry?: ArxivEntry[] } | null {
+/**
+ * The feed of an arXiv answer with its first `maxEntries` entries (arXiv sends no more than max_results; an answer
+ * with more is not copied back whole), or null when it is not an Atom feed. A pure function: it runs in the pool.
+ */
+export function readArxivFeed(text: string, maxEntries = Number.POSITIVE_INFINITY): { entry?: ArxivEntry[] } | null {
   try {
     const feed = parser.parse(text, true)?.feed;
-    return feed && typeof feed === "object" ? feed : null;
+    if (!feed || typeof feed !== "object") return null;
+    return Array.isArray(feed.entry) && feed.entry.length > maxEntries
+      ? { ...feed, entry: feed.entry.slice(0, maxEntries) }
+      : feed;
   } catch {
     return null;
   }
@@ -67,8 +73,8 @@ export function createArxivBackend(o: {
       if (!r.ok) return r;
       // an upstream's XML is parsed in the reference's worker pool when one is given (issue 38)
       const parsed = o.parser
-        ? await o.parser.arxivFeed(r.value.text)
-        : { ok: true as const, value: readArxivFeed(r.value.text) };
+        ? await o.parser.arxivFeed(r.value.text, q.maxResults)
+        : { ok: true as const, value: readArxivFeed(r.value.text, q.maxResults) };
       if (!parsed.ok) return parsed;
       const feed = parsed.value;
       if (!feed) return upstreamFailure("The arXiv upstream answered something that is not an Atom feed");
