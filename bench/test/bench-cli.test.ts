@@ -3,7 +3,16 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../test-support/cli-process.ts";
 
-const ALL = ["mock-search", "crawl-quality", "crawl-load", "screenshot", "deepcrawl", "s3-package", "page-index"];
+const ALL = [
+  "mock-search",
+  "crawl-quality",
+  "crawl-load",
+  "screenshot",
+  "deepcrawl",
+  "s3-package",
+  "page-index",
+  "extract-stall",
+];
 
 describe("plumbline bench", () => {
   it("lists every benchmark in its help, and bench in the root help", async () => {
