@@ -100,6 +100,28 @@ function crashCommand() {
     );
 }
 
+function extractStallCommand() {
+  return new Command("extract-stall")
+    .summary("hostile pages through /extract and /sitemap: /health p99 and max during each call, its status and charge")
+    .description(
+      "Pages that cost a parser far more than their size (100,000 nested divs, 200,000 unclosed divs, a 4.5 MB attribute, 20,000 sibling lists, a sitemap of 200,000 nested <url>s) served on loopback and sent through POST /extract, /sitemap, /crawl and /trending of a reference started in this process (SQLite in a temporary folder), each case N rounds, while a worker thread samples /health every 50 ms. Prints /health's idle p99, its p99 and max during each case's calls, and each call's status, duration and credits taken. No targets.",
+    )
+    .option("--rounds <n>", "calls of each case", wholeNumber(1, 50), 3)
+    .option("--json", "print the result as JSON")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 /health max within 1 s during every call and no refused call charged, 1 otherwise, 2 could not run.",
+    )
+    .action(
+      exits(async (opts) => {
+        const { benchExtractStall, renderExtractStallBench } = await import("./extract-stall-bench.ts");
+        const result = await benchExtractStall({ rounds: opts.rounds });
+        console.log(opts.json ? JSON.stringify(result, null, 2) : renderExtractStallBench(result));
+        return result.ok ? 0 : 1;
+      }),
+    );
+}
+
 function proxyCommand() {
   return new Command("proxy")
     .summary(
@@ -132,7 +154,7 @@ function proxyCommand() {
 export function benchCommand() {
   const bench = new Command("bench")
     .description(
-      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index), of the reference's crash safety (crash) and of the proxy (proxy). Figures and how they were measured: docs/performance.md.",
+      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index), of reliability (crash, extract-stall) and of the proxy (proxy). Figures and how they were measured: docs/performance.md.",
     )
     .addHelpText(
       "after",
@@ -144,8 +166,9 @@ export function benchCommand() {
   bench.addCommand(deepcrawlCommand());
   bench.addCommand(s3PackageCommand());
   bench.addCommand(pageIndexCommand());
-  bench.commandsGroup("The reference's crash safety (bench/, the reference as child processes):");
+  bench.commandsGroup("Reliability (bench/: the reference killed mid-burst, hostile pages against it):");
   bench.addCommand(crashCommand());
+  bench.addCommand(extractStallCommand());
   bench.commandsGroup("The proxy (bench/, the mock and the proxy as child processes):");
   bench.addCommand(proxyCommand());
   return bench;

@@ -182,7 +182,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     spares: o.browserSpares ?? 2,
   });
   const renderer = createBrowserRenderer({ http, pool: browsers });
-  // parsing runs in worker threads, never on the event loop (issue 12)
+  // parsing runs in worker threads, never on the event loop (issue 12): every engine's, /extract's and /trending's
+  // included (issue 38)
   const parser = createParsePool(o.parsing);
   // upstreams the operator configured (trending platforms) may sit on a private network: they are not targets
   const upstreamHttp = createHttpClient({ allowPrivateNetwork: true, userAgent: o.userAgent });
@@ -197,7 +198,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     ...createSearchEngines({
       contract,
       index: pageIndex,
-      backendFor: createBackendRouter(o.searchUpstreams ?? {}),
+      backendFor: createBackendRouter(o.searchUpstreams ?? {}, Date.now, parser),
       crawl,
       clock: realClock,
       defaultService: {
@@ -207,8 +208,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     }),
     screenshot: createScreenshotEngine({ contract, pool: browsers, http }),
     sitemap: createSitemapEngine({ http, parser }),
-    trending: createTrendingEngine({ contract, http: upstreamHttp, ...o.trending }),
-    extract: createExtractEngine({ http, model: o.extractModel }),
+    trending: createTrendingEngine({ contract, http: upstreamHttp, parser, ...o.trending }),
+    extract: createExtractEngine({ http, model: o.extractModel, parser }),
   };
   await migratePayments(opened.db, opened.dialect);
   const payments = createSqlPayments(opened.db);

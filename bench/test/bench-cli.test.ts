@@ -12,6 +12,7 @@ const ALL = [
   "s3-package",
   "page-index",
   "crash",
+  "extract-stall",
 ];
 
 describe("plumbline bench", () => {

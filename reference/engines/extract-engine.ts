@@ -7,18 +7,19 @@ import type { Schemas } from "../../spec/index.ts";
 import { createAjv } from "../../spec/validators.ts";
 import type { EngineContext, EngineResult } from "../platform/engines.ts";
 import { unwrapResponseFormat } from "../platform/response-format.ts";
-import { bodyKind, decodeText, mediaType } from "./content-type.ts";
+import { bodyKind, mediaType } from "./content-type.ts";
 import { createModelExtractor, type ModelOptions } from "./extract/model-extract.ts";
-import { type PageFacts, readPageFacts, textFacts } from "./extract/page-facts.ts";
 import { fillSchema } from "./extract/schema-fill.ts";
-import { extractHtml } from "./html-extract.ts";
 import type { HttpClient } from "./http-client.ts";
+import { createInlineParser, type PageParser } from "./parse/parse-pool.ts";
 import { fetchFailure, statusFailure } from "./target-failure.ts";
 
 export interface ExtractEngineOptions {
   http: HttpClient;
   /** an OpenAI-compatible chat-completions endpoint; absent: the deterministic extractor */
   model?: ModelOptions | null;
+  /** where the page is parsed: the reference's worker pool, with its caps (issue 38); in this thread when absent */
+  parser?: PageParser;
 }
 
 type Result = EngineResult<Schemas["ExtractResponse"]>;
@@ -29,6 +30,7 @@ const ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/*;q=0.8,application/j
 export function createExtractEngine(o: ExtractEngineOptions) {
   const ajv = createAjv();
   const model = o.model ? createModelExtractor(o.model) : null;
+  const parser = o.parser ?? createInlineParser();
 
   function compile(schema: Schema): ((v: unknown) => string | null) | null {
     try {
@@ -62,20 +64,33 @@ export function createExtractEngine(o: ExtractEngineOptions) {
         message: `The target ${res.url} is ${type || "binary data"}, not a page`,
       };
     }
-    const text = decodeText(res.body, res.headers["content-type"], kind);
-    const facts: PageFacts = kind === "html" ? readPageFacts(text, res.url) : textFacts(text, res.url);
     const schema = unwrapResponseFormat(request.response_format) as Schema | null;
-    if (schema === null) {
-      return ok(request.url, { title: facts.title, description: facts.description, url: request.url });
-    }
-    const validate = compile(schema);
-    if (!validate) {
+    const validate = schema === null ? null : compile(schema);
+    if (schema !== null && !validate) {
       return { ok: false, code: "PLB_BAD_VALUE", message: "response_format is not a JSON Schema that can be compiled" };
     }
+    // decoded, guarded and read in the parse pool (issue 38): a page past the caps of D-parse-limits is refused
+    // (502, uncharged) as /crawl refuses it, and the event loop only hands over the bytes
+    const read = await parser.facts(
+      {
+        body: res.body,
+        contentType: res.headers["content-type"],
+        mediaType: type,
+        bodyKind: kind,
+        url: res.url,
+        contentLanguage: res.headers["content-language"],
+      },
+      Boolean(model && schema !== null),
+      ctx.signal,
+    );
+    if (!read.ok) return read;
+    const { facts } = read.value;
+    if (schema === null || !validate) {
+      return ok(request.url, { title: facts.title, description: facts.description, url: request.url });
+    }
     if (model) {
-      const markdown = kind === "html" ? extractHtml(text, res.url).markdown : text;
       const answer = await model(
-        { url: res.url, title: facts.title, text: markdown },
+        { url: res.url, title: facts.title, text: read.value.markdown ?? "" },
         request.prompt,
         schema,
         validate,

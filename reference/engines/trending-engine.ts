@@ -6,7 +6,7 @@ import type { Contract, Schemas } from "../../spec/index.ts";
 import type { EngineContext, EngineResult } from "../platform/engines.ts";
 import { trendingLimit, trendingPlatforms } from "../platform/request-defaults.ts";
 import type { HttpClient } from "./http-client.ts";
-import { parseGithubTrending } from "./trending/github-trending.ts";
+import { createInlineParser, type PageParser } from "./parse/parse-pool.ts";
 import { type HnItem, hnResult } from "./trending/hackernews-trending.ts";
 
 export interface TrendingEngineOptions {
@@ -19,6 +19,8 @@ export interface TrendingEngineOptions {
   hackernewsUrl?: string;
   /** item fetches in flight at once for hackernews (default 8) */
   concurrency?: number;
+  /** where GitHub's page is parsed: the reference's worker pool, with its caps (issue 38); in this thread when absent */
+  parser?: PageParser;
 }
 
 type Result = EngineResult<Schemas["TrendingResponse"]>;
@@ -29,6 +31,7 @@ export function createTrendingEngine(o: TrendingEngineOptions) {
   const githubUrl = (o.githubUrl ?? "https://github.com").replace(/\/+$/, "");
   const hnUrl = (o.hackernewsUrl ?? "https://hacker-news.firebaseio.com").replace(/\/+$/, "");
   const concurrency = o.concurrency ?? 8;
+  const parser = o.parser ?? createInlineParser();
 
   async function getJson<T>(url: string, ctx: EngineContext): Promise<T | null> {
     const r = await o.http.fetch(url, { signal: ctx.signal, accept: "application/json" });
@@ -44,7 +47,9 @@ export function createTrendingEngine(o: TrendingEngineOptions) {
     const r = await o.http.fetch(`${githubUrl}/trending`, { signal: ctx.signal, accept: "text/html" });
     if (!r.ok) return upstreamFailure(`GitHub trending could not be read: ${r.message ?? r.code}`);
     if (r.value.status !== 200) return upstreamFailure(`GitHub trending answered ${r.value.status}`);
-    const results = parseGithubTrending(r.value.body.toString("utf8"), `${githubUrl}/`, limit);
+    const parsed = await parser.githubTrending(r.value.body, `${githubUrl}/`, limit, ctx.signal);
+    if (!parsed.ok) return parsed;
+    const results = parsed.value;
     if (results.length === 0 && limit > 0) return upstreamFailure("GitHub trending listed no repositories");
     return results;
   }

@@ -1,6 +1,7 @@
 // Which backend answers a search_service value (issue 14; the README's table; D-search-backends): a direct adapter
 // where one is configured (wikipedia, arxiv, github; hackernews for news), else the SearXNG instance when one is
 // configured and has an engine for the value, else the local page index.
+import type { PageParser } from "../engines/parse/parse-pool.ts";
 import { createArxivBackend } from "./upstream/arxiv.ts";
 import { createGithubBackend } from "./upstream/github.ts";
 import { createHackernewsBackend } from "./upstream/hackernews.ts";
@@ -34,11 +35,16 @@ export const PUBLIC_SEARCH_APIS: SearchUpstreams = {
 
 export type BackendFor = (kind: "search" | "news", service: string) => SearchBackend | null;
 
-export function createBackendRouter(u: SearchUpstreams, now: () => number = Date.now): BackendFor {
+/** `parser`: where an upstream's XML is parsed (the reference's worker pool, issue 38); in this thread when absent */
+export function createBackendRouter(
+  u: SearchUpstreams,
+  now: () => number = Date.now,
+  parser?: Pick<PageParser, "arxivFeed">,
+): BackendFor {
   const timeoutMs = u.timeoutMs ?? 10_000;
   const direct: Record<string, SearchBackend | undefined> = {
     "search:wikipedia": u.wikipediaUrl ? createWikipediaBackend({ baseUrl: u.wikipediaUrl, timeoutMs }) : undefined,
-    "search:arxiv": u.arxivUrl ? createArxivBackend({ baseUrl: u.arxivUrl, timeoutMs, now }) : undefined,
+    "search:arxiv": u.arxivUrl ? createArxivBackend({ baseUrl: u.arxivUrl, timeoutMs, now, parser }) : undefined,
     "search:github": u.githubApiUrl
       ? createGithubBackend({ baseUrl: u.githubApiUrl, timeoutMs, token: u.githubToken })
       : undefined,

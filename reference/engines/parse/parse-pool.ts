@@ -5,11 +5,20 @@
 // worker that runs out dies alone and that call fails. D-parse-limits.
 import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
+import type { Schemas } from "../../../spec/index.ts";
 import type { EngineResult } from "../../platform/engines.ts";
+import type { ArxivEntry } from "../../search/upstream/arxiv.ts";
 import type { ExtractedPage } from "../html-extract.ts";
 import { DEFAULT_HTML_LIMITS, type HtmlLimits } from "../html-guard.ts";
 import type { SitemapDocument } from "../sitemap-parse.ts";
-import { type PageBody, type ParseOutcome, type ParseTask, type ReadPage, runParseTask } from "./parse-tasks.ts";
+import {
+  type PageBody,
+  type PageReading,
+  type ParseOutcome,
+  type ParseTask,
+  type ReadPage,
+  runParseTask,
+} from "./parse-tasks.ts";
 
 /** What the engines ask of a parser; the pool and the inline parser both give it. */
 export interface PageParser {
@@ -25,6 +34,21 @@ export interface PageParser {
   /** the links of a fetched HTML body, decoded in the pool too */
   pageLinks(body: PageBody, signal?: AbortSignal): Promise<EngineResult<string[]>>;
   sitemap(body: string, signal?: AbortSignal): Promise<EngineResult<SitemapDocument>>;
+  /** /extract's reading of a fetched body: its facts, and its Markdown when `markdown` (issue 38) */
+  facts(body: PageBody, markdown: boolean, signal?: AbortSignal): Promise<EngineResult<PageReading>>;
+  /** the repositories listed on a GitHub trending page (an upstream's page: guarded as a target's) */
+  githubTrending(
+    body: Uint8Array,
+    baseUrl: string,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<EngineResult<Schemas["TrendingResult"][]>>;
+  /** an arXiv API answer's Atom feed (an upstream's XML), its first `maxEntries` entries; null when it is not one */
+  arxivFeed(
+    body: string,
+    maxEntries: number,
+    signal?: AbortSignal,
+  ): Promise<EngineResult<{ entry?: ArxivEntry[] } | null>>;
   close(): Promise<void>;
 }
 
@@ -57,6 +81,8 @@ function fromOutcome<T>(what: string, o: ParseOutcome<unknown>): EngineResult<T>
   return o.ok ? { ok: true, value: o.value as T } : refusal(what, o.refused);
 }
 
+const trendingPage = (baseUrl: string) => new URL("trending", baseUrl).href;
+
 /** The same tasks in the calling thread, guards included (tests and tools; the reference runs the pool). */
 export function createInlineParser(limits: Partial<HtmlLimits> = {}): PageParser {
   const l = { ...DEFAULT_HTML_LIMITS, ...limits };
@@ -67,6 +93,12 @@ export function createInlineParser(limits: Partial<HtmlLimits> = {}): PageParser
     page: async (body) => fromOutcome(body.url, runParseTask({ kind: "page", ...body, limits: l })),
     pageLinks: async (body) => fromOutcome(body.url, runParseTask({ kind: "page-links", ...body, limits: l })),
     sitemap: async (body) => fromOutcome("sitemap", runParseTask({ kind: "sitemap", body })),
+    facts: async (body, markdown) =>
+      fromOutcome(body.url, runParseTask({ kind: "facts", ...body, markdown, limits: l })),
+    githubTrending: async (body, baseUrl, limit) =>
+      fromOutcome(trendingPage(baseUrl), runParseTask({ kind: "github-trending", body, baseUrl, limit, limits: l })),
+    arxivFeed: async (body, maxEntries) =>
+      fromOutcome("arXiv feed", runParseTask({ kind: "arxiv-feed", body, maxEntries })),
     close: async () => {},
   };
 }
@@ -144,6 +176,10 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     page: (body, signal) => run({ kind: "page", ...body, limits }, body.url, signal),
     pageLinks: (body, signal) => run({ kind: "page-links", ...body, limits }, body.url, signal),
     sitemap: (body, signal) => run({ kind: "sitemap", body }, "sitemap", signal),
+    facts: (body, markdown, signal) => run({ kind: "facts", ...body, markdown, limits }, body.url, signal),
+    githubTrending: (body, baseUrl, limit, signal) =>
+      run({ kind: "github-trending", body, baseUrl, limit, limits }, trendingPage(baseUrl), signal),
+    arxivFeed: (body, maxEntries, signal) => run({ kind: "arxiv-feed", body, maxEntries }, "arXiv feed", signal),
     async close() {
       closed = true;
       await pool.destroy();

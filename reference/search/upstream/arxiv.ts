@@ -1,6 +1,7 @@
 // arXiv's API (`/api/query`, an Atom feed). The query's words and phrases become `all:` terms joined with AND, the
 // time range a `submittedDate:[… TO …]` term; papers are dated by their first submission.
 import { XMLParser } from "fast-xml-parser";
+import type { PageParser } from "../../engines/parse/parse-pool.ts";
 import type { EngineResult } from "../../platform/engines.ts";
 import { parseQuery } from "../query-terms.ts";
 import {
@@ -30,7 +31,7 @@ export function arxivSearchQuery(q: Pick<UpstreamQuery, "query" | "since">, now:
   return terms.join(" AND ") || "all:*";
 }
 
-interface Entry {
+export interface ArxivEntry {
   id?: unknown;
   title?: unknown;
   summary?: unknown;
@@ -38,7 +39,28 @@ interface Entry {
   link?: Array<{ "@href"?: string; "@rel"?: string; "@type"?: string }>;
 }
 
-export function createArxivBackend(o: { baseUrl: string; timeoutMs: number; now?: () => number }): SearchBackend {
+/**
+ * The feed of an arXiv answer with its first `maxEntries` entries (arXiv sends no more than max_results; an answer
+ * with more is not copied back whole), or null when it is not an Atom feed. A pure function: it runs in the pool.
+ */
+export function readArxivFeed(text: string, maxEntries = Number.POSITIVE_INFINITY): { entry?: ArxivEntry[] } | null {
+  try {
+    const feed = parser.parse(text, true)?.feed;
+    if (!feed || typeof feed !== "object") return null;
+    return Array.isArray(feed.entry) && feed.entry.length > maxEntries
+      ? { ...feed, entry: feed.entry.slice(0, maxEntries) }
+      : feed;
+  } catch {
+    return null;
+  }
+}
+
+export function createArxivBackend(o: {
+  baseUrl: string;
+  timeoutMs: number;
+  now?: () => number;
+  parser?: Pick<PageParser, "arxivFeed">;
+}): SearchBackend {
   return {
     name: "arXiv",
     async search(q): Promise<EngineResult<UpstreamAnswer>> {
@@ -49,14 +71,13 @@ export function createArxivBackend(o: { baseUrl: string; timeoutMs: number; now?
       url.searchParams.set("sortBy", "relevance");
       const r = await fetchUpstream("arXiv", url, { timeoutMs: o.timeoutMs });
       if (!r.ok) return r;
-      let feed: { entry?: Entry[] } | undefined;
-      try {
-        feed = parser.parse(r.value.text, true)?.feed;
-      } catch {
-        feed = undefined;
-      }
-      if (!feed || typeof feed !== "object")
-        return upstreamFailure("The arXiv upstream answered something that is not an Atom feed");
+      // an upstream's XML is parsed in the reference's worker pool when one is given (issue 38)
+      const parsed = o.parser
+        ? await o.parser.arxivFeed(r.value.text, q.maxResults)
+        : { ok: true as const, value: readArxivFeed(r.value.text, q.maxResults) };
+      if (!parsed.ok) return parsed;
+      const feed = parsed.value;
+      if (!feed) return upstreamFailure("The arXiv upstream answered something that is not an Atom feed");
       const entries = feed.entry ?? [];
       const hits = entries.flatMap((e) => {
         const alternate = e.link?.find((l) => l["@rel"] === "alternate")?.["@href"];
