@@ -5,7 +5,11 @@
 // the same user and credit balance", interface-spec "Authentication" 2); lifetimes run on the mock clock.
 
 import { createHash, randomBytes } from "node:crypto";
-import { redirectUriMatches, redirectUrisProblem } from "../reference/platform/redirect-uris.ts";
+import {
+  fetchedMetadataProblem,
+  redirectUriMatches,
+  redirectUrisProblem,
+} from "../reference/platform/redirect-uris.ts";
 import type { Account, AccountStore } from "../reference/platform/stores.ts";
 import type { MemoryAccounts } from "./memory-accounts.ts";
 
@@ -172,6 +176,8 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
       const uris = m.redirect_uris;
       const problem = redirectUrisProblem(uris);
       if (problem) return fail(400, "invalid_redirect_uri", problem);
+      const fetched = fetchedMetadataProblem(m);
+      if (fetched) return fail(400, "invalid_client_metadata", fetched);
       const method = m.token_endpoint_auth_method ?? "none";
       if (method !== "none")
         return fail(400, "invalid_client_metadata", "only public clients: token_endpoint_auth_method must be none");

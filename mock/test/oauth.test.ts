@@ -177,6 +177,11 @@ describe("the mock's OAuth authorization server", () => {
       error: "invalid_redirect_uri",
     });
     expect((await register({ response_types: ["token"] })).body).toMatchObject({ error: "invalid_client_metadata" });
+    // metadata the reference's server would fetch is refused alike (issue 38)
+    expect(await register({ sector_identifier_uri: "https://app.example/uris.json" })).toMatchObject({
+      status: 400,
+      body: { error: "invalid_client_metadata", error_description: expect.stringMatching(/^sector_identifier_uri/) },
+    });
     const clientId = ((await register()).body as { client_id: string }).client_id;
     const { challenge } = pkce();
     const base = {

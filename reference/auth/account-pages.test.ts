@@ -1,7 +1,10 @@
 // The account pages (issue 15 "Account pages"): CSRF-protected forms, HttpOnly/SameSite (and Secure when asked)
 // cookies, the starting credits, API keys created (shown once), rotated and revoked on the dashboard and working on
 // the API against the same balance, and sign-in attempts rate-limited.
+
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -168,6 +171,21 @@ describe("registration", () => {
       expect([raw, status, body.error], JSON.stringify(body)).toEqual([raw, 400, error]);
       expect(typeof body.error_description, raw).toBe("string");
     }
+    // metadata naming a URL the server would fetch is refused before any fetch: the listener sees no connection
+    let connections = 0;
+    const listener = createServer((_req, res) => res.end("[]")).on("connection", () => connections++);
+    await new Promise<void>((r) => listener.listen(0, "127.0.0.1", r));
+    const at = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/list`;
+    for (const field of ["sector_identifier_uri", "jwks_uri"]) {
+      const { status, body } = await send(JSON.stringify({ redirect_uris: ["https://app.example/cb"], [field]: at }));
+      expect([field, status, body.error]).toEqual([field, 400, "invalid_client_metadata"]);
+    }
+    // request objects are off, so request_uris is dropped from the registration, never fetched
+    const requestUris = await send(JSON.stringify({ redirect_uris: ["https://app.example/cb"], request_uris: [at] }));
+    expect(requestUris.status).toBe(201);
+    expect(requestUris.body.request_uris).toBeUndefined();
+    await new Promise((r) => listener.close(r));
+    expect(connections).toBe(0);
     // the description says what is wrong, not oidc-provider's stock text for a redirect at /authorize
     expect((await send('{"redirect_uris": {}}')).body.error_description).toBe(
       "redirect_uris must list at least one URI",

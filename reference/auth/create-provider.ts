@@ -6,7 +6,7 @@
 // database (so the API can refuse a revoked one at once). The interaction pages (sign in, consent) are ours.
 import type { Kysely } from "kysely";
 import Provider, { errors } from "oidc-provider";
-import { redirectUriMatches, redirectUrisProblem } from "../platform/redirect-uris.ts";
+import { fetchedMetadataProblem, redirectUriMatches, redirectUrisProblem } from "../platform/redirect-uris.ts";
 import type { AuthDatabase } from "./auth-schema.ts";
 import type { AuthSecrets } from "./auth-secrets.ts";
 import { createOidcAdapterClass } from "./oidc-adapter.ts";
@@ -69,10 +69,12 @@ export function createProvider(o: ProviderOptions): Provider {
       // It runs before oidc-provider's own type checks, so it sees the metadata as sent (any JSON): what is not a
       // list of URIs is refused here, in RFC 7591's shape (a description starting "redirect_uris" makes
       // InvalidClientMetadata answer invalid_redirect_uri), never thrown at as a TypeError (a 500).
-      validator(_ctx: unknown, key: string, _value: unknown, metadata: { redirect_uris?: unknown }) {
+      validator(_ctx: unknown, key: string, _value: unknown, metadata: Record<string, unknown>) {
         if (key !== "software_id") return;
         const problem = redirectUrisProblem(metadata.redirect_uris);
         if (problem) throw new errors.InvalidClientMetadata(problem);
+        const fetched = fetchedMetadataProblem(metadata);
+        if (fetched) throw new errors.InvalidClientMetadata(fetched);
       },
     },
     // public clients only ("Public clients must not rely on a client secret", interface-spec "OAuth flow" 3)

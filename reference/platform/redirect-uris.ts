@@ -59,3 +59,18 @@ export function redirectUrisProblem(uris: unknown): string | null {
   }
   return null;
 }
+
+/** Client metadata naming a URL an authorization server fetches (RFC 7591 2, OpenID Connect Registration 2). */
+const FETCHED_CLIENT_METADATA = ["sector_identifier_uri", "jwks_uri"] as const;
+
+/**
+ * Why a registration naming a URL the server would fetch is refused (oidc-provider reads a sector_identifier_uri at
+ * registration: a client-chosen address the server would connect to, outside the address policy; no public client of
+ * this service needs one, issue 38); null when it names none. invalid_client_metadata in RFC 7591's shape. The
+ * mock's authority and the reference's server both register through it. (request_uris is dropped by oidc-provider
+ * while request objects are off, and ignored by the mock.)
+ */
+export function fetchedMetadataProblem(metadata: Record<string, unknown>): string | null {
+  const field = FETCHED_CLIENT_METADATA.find((f) => metadata[f] !== undefined);
+  return field ? `${field} is not supported: this server fetches no client URL` : null;
+}
