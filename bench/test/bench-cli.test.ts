@@ -3,7 +3,16 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../test-support/cli-process.ts";
 
-const ALL = ["mock-search", "crawl-quality", "crawl-load", "screenshot", "deepcrawl", "s3-package", "page-index"];
+const ALL = [
+  "mock-search",
+  "crawl-quality",
+  "crawl-load",
+  "screenshot",
+  "deepcrawl",
+  "s3-package",
+  "page-index",
+  "mock-soak",
+];
 
 describe("plumbline bench", () => {
   it("lists every benchmark in its help, and bench in the root help", async () => {
@@ -31,5 +40,9 @@ describe("plumbline bench", () => {
     const run = await runCli(["bench", "mock-search", "--rounds", "0"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("option '--rounds <n>' argument '0' is invalid. Expected a whole number 1..10.");
+    // the soak's baseline must come before its end; refused before the mock is started
+    const soak = await runCli(["bench", "mock-soak", "--minutes", "1", "--warm-up", "60"]);
+    expect(soak.code).toBe(2);
+    expect(soak.stderr).toContain("--warm-up must be less than the run (--minutes)");
   });
 });
