@@ -106,7 +106,7 @@ function mockSoakCommand() {
   return new Command("mock-soak")
     .summary("the mock under a steady mixed workload for minutes: its RSS after warm-up and at the end, its stores")
     .description(
-      "The mock (plumbline mock --rate-limit 0) runs as a child process; this process drives a mixed workload at a steady rate for --minutes: searches (single and batch, ever new queries), news, crawls (single and batch), sitemap, extract, deepcrawl tasks submitted, polled to completion and their zips fetched, usage, 402s and 401s, invalid requests, health and admin calls. It samples the mock's RSS (VmRSS of /proc/PID/status) every 5 s and prints it after the warm-up and at the end, their ratio and the counts of the mock's stores (GET /__mock/stats). Target: RSS at the end at most 10% above RSS after the warm-up (docs/mock.md, Memory).",
+      "The mock (plumbline mock --rate-limit 0) runs as a child process; this process drives a mixed workload at a steady rate for --minutes: searches (single and batch, ever new queries), news, crawls (single and batch), sitemap, extract, deepcrawl tasks submitted, polled to completion and their zips fetched, usage, 402s and 401s, invalid requests, health and admin calls. It samples the mock's RSS (VmRSS of /proc/PID/status) every 5 s and prints it after the warm-up and at the end (each the peak over the minute before: single samples swing by tens of MB with V8's collections), their ratio and the counts of the mock's stores (GET /__mock/stats). Target: RSS at the end at most 10% above RSS after the warm-up (docs/mock.md, Memory).",
     )
     .option("--minutes <n>", "minutes of the run", wholeNumber(1, 1440), 10)
     .option("--rate <n>", "requests per second", wholeNumber(1, 2000), 60)
