@@ -2,7 +2,7 @@
 // the reference: load/bench/cli.ts); the benchmarks of the reference's parts in this process (deepcrawl, the S3
 // package store, the page index) are declared here, beside the test glue they need. Each benchmark's module is
 // imported only when it runs, so --help stays fast.
-import { Command, exits, InvalidArgumentError, wholeNumber } from "../bin/command-kit.js";
+import { Command, exits, InvalidArgumentError, usageError, wholeNumber } from "../bin/command-kit.js";
 import { targetBenchCommands } from "../load/bench/cli.ts";
 
 function postgresUrl(value: string): string {
@@ -151,10 +151,45 @@ function proxyCommand() {
     );
 }
 
+function mockSoakCommand() {
+  return new Command("mock-soak")
+    .summary("the mock under a steady mixed workload for minutes: its RSS after warm-up and at the end, its stores")
+    .description(
+      "The mock (plumbline mock --rate-limit 0) runs as a child process; this process drives a mixed workload at a steady rate for --minutes: searches (single and batch, ever new queries), news, crawls (single and batch), sitemap, extract, deepcrawl tasks submitted, polled to completion and their zips fetched, usage, 402s and 401s, invalid requests, health and admin calls. It samples the mock's RSS (VmRSS of /proc/PID/status) every 5 s and prints it after the warm-up and at the end (each the peak over the minute before: single samples swing by tens of MB with V8's collections), their ratio and the counts of the mock's stores (GET /__mock/stats). Target: RSS at the end at most 10% above RSS after the warm-up (docs/mock.md, Memory).",
+    )
+    .option("--minutes <n>", "minutes of the run", wholeNumber(1, 1440), 10)
+    .option("--rate <n>", "requests per second", wholeNumber(1, 2000), 60)
+    .option("--warm-up <s>", "seconds after which the RSS is the baseline (less than the run)", wholeNumber(1), 120)
+    .option("--json", "print the result as JSON")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 RSS at the end within 10% of RSS after the warm-up, 1 it grew more, 2 could not run.",
+    )
+    .action(
+      exits(async (opts, cmd) => {
+        if (opts.warmUp >= opts.minutes * 60) usageError(cmd, "--warm-up must be less than the run (--minutes)");
+        const { benchMockSoak, renderMockSoakBench } = await import("./mock-soak-bench.ts");
+        const result = await benchMockSoak({
+          minutes: opts.minutes,
+          rate: opts.rate,
+          warmUpSeconds: opts.warmUp,
+          onSample: opts.json
+            ? undefined
+            : (s) => {
+                if (s.atSeconds % 60 < 5)
+                  console.error(`  ${s.atSeconds} s: RSS ${(s.rssKb / 1024).toFixed(1)} MB, ${s.requests} requests`);
+              },
+        });
+        console.log(opts.json ? JSON.stringify(result, null, 2) : renderMockSoakBench(result));
+        return result.flat ? 0 : 1;
+      }),
+    );
+}
+
 export function benchCommand() {
   const bench = new Command("bench")
     .description(
-      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index), of reliability (crash, extract-stall) and of the proxy (proxy). Figures and how they were measured: docs/performance.md.",
+      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index), of reliability (crash, extract-stall, mock-soak) and of the proxy (proxy). Figures and how they were measured: docs/performance.md.",
     )
     .addHelpText(
       "after",
@@ -166,9 +201,12 @@ export function benchCommand() {
   bench.addCommand(deepcrawlCommand());
   bench.addCommand(s3PackageCommand());
   bench.addCommand(pageIndexCommand());
-  bench.commandsGroup("Reliability (bench/: the reference killed mid-burst, hostile pages against it):");
+  bench.commandsGroup(
+    "Reliability (bench/: the reference killed mid-burst, hostile pages against it, the mock's memory over a soak):",
+  );
   bench.addCommand(crashCommand());
   bench.addCommand(extractStallCommand());
+  bench.addCommand(mockSoakCommand());
   bench.commandsGroup("The proxy (bench/, the mock and the proxy as child processes):");
   bench.addCommand(proxyCommand());
   return bench;

@@ -1,5 +1,6 @@
 // The admin API under /__mock/ (off the contract's paths; documented in mock/README.md): reset, accounts and
-// balances, the manual clock, the request journal, fault rules, batch entry failures and deepcrawl steering.
+// balances, the manual clock, the request journal, fault rules, batch entry failures, deepcrawl steering and the
+// stores' counts against their bounds.
 import type { FastifyInstance } from "fastify";
 import { sendError } from "../reference/platform/request-state.ts";
 import { serializeError } from "../spec/index.ts";
@@ -34,8 +35,12 @@ export function adminRoutes(app: FastifyInstance, admin: MockAdmin) {
       "PUT|DELETE /__mock/deepcrawl/next",
       "GET|PUT /__mock/oauth",
       "GET /__mock/replay",
+      "GET /__mock/stats",
     ],
   }));
+
+  // what the mock holds, store by store, against each bound (docs/mock.md "Memory")
+  app.get("/__mock/stats", async () => ({ clock: admin.clock(), stores: admin.stats() }));
 
   app.get(
     "/__mock/replay",

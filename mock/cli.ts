@@ -117,6 +117,30 @@ export function mockCommand() {
       parseSteps,
     )
     .option(
+      "--deepcrawl-retention <s>",
+      "seconds a finished deepcrawl task and its zip are kept, on the mock's clock (manual or real); then its status answers 404 as for an unknown task",
+      wholeNumber(1),
+      86_400,
+    )
+    .option(
+      "--deepcrawl-max-tasks <n>",
+      "finished deepcrawl tasks kept at most: past it the oldest finished go first (a running task is never dropped)",
+      wholeNumber(1),
+      1000,
+    )
+    .option(
+      "--journal-size <n>",
+      "requests the journal (GET /__mock/journal) keeps, the newest; GET /__mock/stats shows every store's count and bound",
+      wholeNumber(1),
+      10_000,
+    )
+    .option(
+      "--cache-size <n>",
+      "answers of the deterministic engines (search, news, sitemap, trending, extract) kept for reuse, least recently used dropped first, 64 MiB at most (0: none)",
+      wholeNumber(0),
+      2000,
+    )
+    .option(
       "--allow-private-network",
       "serve targets on loopback and private hosts (127.0.0.1, localhost, 10/8, …) instead of refusing them (D-target-refusal: 403 on screenshot, 400 elsewhere), for tests that hand the mock their own URLs; cloud metadata and link-local hosts stay refused",
     )
@@ -184,6 +208,10 @@ under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
           spec: opts.spec,
           rateLimits: opts.rateLimit === undefined ? undefined : { perAccount: opts.rateLimit },
           deepcrawlSteps: opts.deepcrawlSteps,
+          deepcrawlRetentionSeconds: opts.deepcrawlRetention,
+          deepcrawlMaxTasks: opts.deepcrawlMaxTasks,
+          journalSize: opts.journalSize,
+          cacheSize: opts.cacheSize,
           allowPrivateNetwork: opts.allowPrivateNetwork ?? false,
           mcpUrl: opts.mcpUrl,
           siteUrl: opts.siteUrl,

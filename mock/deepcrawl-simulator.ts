@@ -20,6 +20,11 @@ export interface DeepcrawlSteps {
 
 export const DEFAULT_STEPS: DeepcrawlSteps = { queuedMs: 1000, waitingMs: 1000, processingMs: 3000 };
 
+/** How long a finished task (and its zip) is kept on the mock clock: a day, past the hour a zipUrl is valid. */
+export const DEFAULT_TASK_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Finished tasks kept at most; the oldest finished go first (a running task is never dropped). */
+export const DEFAULT_MAX_TASKS = 1000;
+
 /** What a test or the contract-edge mode asks a task to end as. */
 export type DeepcrawlScenario = { outcome: "completed" } | { outcome: "failed"; error: string };
 
@@ -44,7 +49,24 @@ export interface DeepcrawlSimulator extends DeepcrawlService {
   /** the scenario the next started tasks follow (null: decided by URL convention and variability) */
   setNextScenario(scenario: DeepcrawlScenario | null): void;
   list(): DeepcrawlTask[];
+  /** tasks held (running and finished), finished ones, zips built and their bytes, and the bounds */
+  stats(): DeepcrawlStoreStats;
   clear(): void;
+}
+
+export interface DeepcrawlStoreStats {
+  tasks: number;
+  running: number;
+  finished: number;
+  zips: number;
+  zipBytes: number;
+  /** finished tasks kept at most (running ones are not counted against it and never dropped) */
+  maxTasks: number;
+  /** ms a finished task is kept on the mock clock */
+  retentionMs: number;
+  /** finished tasks dropped so far: past their retention, or the oldest once over maxTasks */
+  expired: number;
+  evicted: number;
 }
 
 export interface DeepcrawlSimulatorOptions {
@@ -59,6 +81,10 @@ export interface DeepcrawlSimulatorOptions {
    * charge is not recorded yet then).
    */
   onFailed?: (task: DeepcrawlTask) => Promise<void>;
+  /** how long a finished task and its zip are kept, on the mock clock (default DEFAULT_TASK_RETENTION_MS) */
+  retentionMs?: number;
+  /** finished tasks kept at most, the oldest finished dropped first (default DEFAULT_MAX_TASKS) */
+  maxTasks?: number;
 }
 
 /** The engine context with the outcome a request asked for (`Prefer: deepcrawl=failed`). */
@@ -83,6 +109,14 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
   let nextScenario: DeepcrawlScenario | null = null;
   // a secret per mock process: its tasks live in memory and die with it, so must its links
   const links = createZipLinks({ secret: newLinkSecret(), clock: o.clock, ttlMs: o.zipLinkTtlMs });
+  const retentionMs = o.retentionMs ?? DEFAULT_TASK_RETENTION_MS;
+  const maxTasks = o.maxTasks ?? DEFAULT_MAX_TASKS;
+  if (!(retentionMs > 0)) throw new RangeError("a deepcrawl task's retention must be more than 0 ms");
+  if (!Number.isSafeInteger(maxTasks) || maxTasks < 1) throw new RangeError("deepcrawl max tasks must be >= 1");
+  let expired = 0;
+  let evicted = 0;
+
+  const doneAtMs = (t: Record_) => t.createdAtMs + steps.queuedMs + steps.waitingMs + steps.processingMs;
 
   function stateOf(t: Record_, now: number): DeepcrawlState {
     const elapsed = now - t.createdAtMs;
@@ -90,6 +124,32 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
     if (elapsed < steps.queuedMs + steps.waitingMs) return "waiting";
     if (elapsed < steps.queuedMs + steps.waitingMs + steps.processingMs) return "processing";
     return t.scenario.outcome;
+  }
+
+  /**
+   * Drops finished tasks past their retention, then the oldest finished ones while more than maxTasks finished are
+   * held. Running tasks stay whatever their number: they finish after the steps' durations, then count. Called on
+   * every start and read, so the mock clock (manual or real) drives it and an idle mock needs no timer. O(tasks
+   * held), which the bounds keep small.
+   */
+  function sweep() {
+    const now = o.clock.now();
+    let finished = 0;
+    for (const [id, t] of tasks) {
+      const done = doneAtMs(t);
+      if (done > now) continue;
+      if (done + retentionMs <= now) {
+        tasks.delete(id);
+        expired++;
+      } else finished++;
+    }
+    if (finished <= maxTasks) return;
+    // the oldest finished first: by the time they finished, then by start (the map's order)
+    const byAge = [...tasks.values()].filter((t) => doneAtMs(t) <= now).sort((a, b) => doneAtMs(a) - doneAtMs(b));
+    for (const t of byAge.slice(0, finished - maxTasks)) {
+      tasks.delete(t.taskId);
+      evicted++;
+    }
   }
 
   async function finish(t: Record_): Promise<void> {
@@ -173,14 +233,17 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
         scenario,
         ctx,
       };
+      sweep();
       tasks.set(taskId, t);
       return { ok: true, value: await view(t, true) };
     },
     async get(taskId) {
+      sweep();
       const t = tasks.get(taskId);
       return t ? view(t) : null;
     },
     async archive(taskId) {
+      sweep();
       const t = tasks.get(taskId);
       if (!t) return null;
       const v = await view(t);
@@ -188,7 +251,33 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
       return zip ? { body: Readable.from([zip]), bytes: zip.byteLength } : null;
     },
     links,
+    stats() {
+      sweep();
+      const now = o.clock.now();
+      let running = 0;
+      let zips = 0;
+      let zipBytes = 0;
+      for (const t of tasks.values()) {
+        if (doneAtMs(t) > now) running++;
+        if (t.finished?.zip) {
+          zips++;
+          zipBytes += t.finished.zip.byteLength;
+        }
+      }
+      return {
+        tasks: tasks.size,
+        running,
+        finished: tasks.size - running,
+        zips,
+        zipBytes,
+        maxTasks,
+        retentionMs,
+        expired,
+        evicted,
+      };
+    },
     list() {
+      sweep();
       return [...tasks.values()].map((t) => ({
         taskId: t.taskId,
         accountId: t.accountId,
@@ -206,6 +295,8 @@ export function createDeepcrawlSimulator(o: DeepcrawlSimulatorOptions): Deepcraw
     clear() {
       tasks.clear();
       nextScenario = null;
+      expired = 0;
+      evicted = 0;
     },
   };
 }

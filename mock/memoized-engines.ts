@@ -8,8 +8,20 @@ import { PRESERIALIZED } from "../reference/platform/operation-executors.ts";
 
 const PURE = ["search", "news", "sitemap", "trending", "extract"] as const;
 
-export function memoizeEngines(engines: Engines, max = 2000): Engines & { cacheSize(): number } {
-  const cache = new LRUCache<string, EngineResult<unknown>>({ max });
+/** Answers the memo keeps by default (`plumbline mock --cache-size`); the least recently used go first. */
+export const DEFAULT_MEMO_SIZE = 2000;
+
+/** The serialized bytes the memo keeps at most, whatever the count. */
+export const MEMO_MAX_BYTES = 64 * 1024 * 1024;
+
+export type MemoizedEngines = Engines & { cacheSize(): number; cacheBytes(): number; cacheMax: number };
+
+/** `max` 0 memoizes nothing. */
+export function memoizeEngines(engines: Engines, max = DEFAULT_MEMO_SIZE): MemoizedEngines {
+  if (max === 0) return { ...engines, cacheSize: () => 0, cacheBytes: () => 0, cacheMax: 0 };
+  // bounded by bytes too: an answer's size follows its request (an extract schema, a long query), so a count alone
+  // would not bound memory; the key is counted with the answer's serialized bytes
+  const cache = new LRUCache<string, EngineResult<unknown>>({ max, maxSize: MEMO_MAX_BYTES });
   const memo =
     <A>(operationId: string, run: (args: A, ctx: EngineContext) => Promise<EngineResult<unknown>>) =>
     (args: A, ctx: EngineContext): Promise<EngineResult<unknown>> => {
@@ -29,12 +41,19 @@ export function memoizeEngines(engines: Engines, max = 2000): Engines & { cacheS
               enumerable: false,
             });
           }
-          cache.set(key, deepFreeze(result));
+          const bytes = (result.value as { [PRESERIALIZED]?: Buffer } | null)?.[PRESERIALIZED]?.byteLength ?? 0;
+          // an answer bigger than the whole budget is not kept (lru-cache would refuse it anyway)
+          if (bytes + key.length < MEMO_MAX_BYTES) cache.set(key, deepFreeze(result), { size: bytes + key.length + 1 });
         }
         return result;
       });
     };
-  const out = { ...engines, cacheSize: () => cache.size } as Engines & { cacheSize(): number };
+  const out = {
+    ...engines,
+    cacheSize: () => cache.size,
+    cacheBytes: () => cache.calculatedSize,
+    cacheMax: max,
+  } as MemoizedEngines;
   for (const op of PURE) (out as unknown as Record<string, unknown>)[op] = memo(op, engines[op] as never);
   return out;
 }

@@ -39,7 +39,7 @@ interface Row extends Account {
 }
 
 /** Ledger entries kept in memory: a long-running mock under load must not grow without bound. */
-const LEDGER_CAPACITY = 10_000;
+export const LEDGER_CAPACITY = 10_000;
 
 export interface MemoryAccounts extends AccountStore {
   create(input: MockAccountInput): MockAccountView;

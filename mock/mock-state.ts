@@ -16,6 +16,7 @@ import { createSyntheticSiteCrawler } from "./engines/index.ts";
 import { createFaultRules, type FaultRules } from "./fault-rules.ts";
 import {
   createMemoryAccounts,
+  LEDGER_CAPACITY,
   type MemoryAccounts,
   type MockAccountInput,
   type MockAccountView,
@@ -38,9 +39,43 @@ export interface MockStateOptions extends Omit<SyntheticEngineOptions, "now"> {
   clock: ClockMode;
   startTime?: number;
   deepcrawlSteps?: Partial<DeepcrawlSteps>;
+  /** ms a finished deepcrawl task and its zip are kept on the mock clock */
+  deepcrawlRetentionMs?: number;
+  /** finished deepcrawl tasks kept at most (the oldest finished dropped first) */
+  deepcrawlMaxTasks?: number;
+  /** entries the request journal keeps (the newest) */
+  journalSize?: number;
   /** recorded answers the mock replays (mock/replay/) */
   replay?: Replay | null;
 }
+
+/** One store's count against its bound (`max`: null where the store is bounded otherwise, said in `note`). */
+export interface StoreCount {
+  count: number;
+  max: number | null;
+  [detail: string]: unknown;
+}
+
+/** What the mock holds, store by store, and each one's bound (GET /__mock/stats; docs/mock.md). */
+export interface MockStats {
+  deepcrawlTasks: StoreCount;
+  journal: StoreCount;
+  cache: StoreCount;
+  rateLimitWindows: StoreCount;
+  payments: StoreCount;
+  paymentClaims: StoreCount;
+  ledger: StoreCount;
+  accounts: StoreCount;
+  oauthClients: StoreCount;
+  oauthCodes: StoreCount;
+  oauthAccessTokens: StoreCount;
+  oauthRefreshTokens: StoreCount;
+  replayUnmatched: StoreCount | null;
+  faultRules: StoreCount;
+}
+
+/** What the memoized engines report (start-mock.ts builds them after the state). */
+export type CacheStats = () => { entries: number; bytes: number; maxEntries: number; maxBytes: number };
 
 export interface MockAdmin {
   reset(): void;
@@ -59,6 +94,8 @@ export interface MockAdmin {
   deepcrawl: Pick<DeepcrawlSimulator, "setSteps" | "setNextScenario" | "list" | "steps">;
   /** the mock's authorization server: which account authorize() grants, token lifetimes (mock clock) */
   oauth: Pick<OAuthAuthority, "settings" | "configure">;
+  /** every store's count and bound: what a long-running mock holds */
+  stats(): MockStats;
   /** the replayed recordings: what was loaded, each answer and how often it was served, unmatched requests; null
    * when the mock replays nothing */
   replay(): ReplayView | null;
@@ -78,6 +115,8 @@ export interface MockState {
   admin: MockAdmin;
   /** the code a batch entry is failed with by the admin rule, or null */
   batchFailure(operationId: string, index: number): ErrorCode | null;
+  /** where the stats read the engines' memo from */
+  setCacheStats(stats: CacheStats): void;
 }
 
 export function createMockState(o: MockStateOptions): MockState {
@@ -92,11 +131,14 @@ export function createMockState(o: MockStateOptions): MockState {
     steps: o.deepcrawlSteps,
     // a task that ends failed gives its charge back, as on the reference (D-charging)
     onFailed: refundFailedTask(accounts, (m, err) => console.error(m, err ?? "")),
+    retentionMs: o.deepcrawlRetentionMs,
+    maxTasks: o.deepcrawlMaxTasks,
   });
-  const journal = createRequestJournal();
+  const journal = createRequestJournal(o.journalSize);
   const payments = createMemoryPaymentStore();
   const faults = createFaultRules();
   let batchRule: BatchFailureRule | null = null;
+  let cacheStats: CacheStats = () => ({ entries: 0, bytes: 0, maxEntries: 0, maxBytes: 0 });
   const seedAccounts = () => {
     for (const k of o.keys) accounts.create(k);
   };
@@ -145,6 +187,50 @@ export function createMockState(o: MockStateOptions): MockState {
     deepcrawl,
     oauth,
     replay: () => o.replay?.view() ?? null,
+    stats(): MockStats {
+      const dc = deepcrawl.stats();
+      const j = journal.stats();
+      const c = cacheStats();
+      const p = payments.stats();
+      const oa = oauth.stats();
+      const r = o.replay?.stats();
+      return {
+        deepcrawlTasks: {
+          count: dc.tasks,
+          // finished tasks are capped; running ones are not counted against it (they finish, then count)
+          max: null,
+          running: dc.running,
+          finished: dc.finished,
+          maxFinished: dc.maxTasks,
+          retentionSeconds: dc.retentionMs / 1000,
+          zips: dc.zips,
+          zipBytes: dc.zipBytes,
+          expired: dc.expired,
+          evicted: dc.evicted,
+        },
+        journal: { count: j.entries, max: j.capacity, recorded: j.recorded },
+        cache: { count: c.entries, max: c.maxEntries, bytes: c.bytes, maxBytes: c.maxBytes },
+        rateLimitWindows: {
+          count: rateLimitStore.size(),
+          max: null,
+          note: "one per account and limited operation; ended windows swept as the map doubles",
+        },
+        payments: { count: p.payments, max: p.capacity },
+        paymentClaims: {
+          count: p.claims,
+          max: null,
+          note: "one per paid challenge not yet expired; expired ones swept as the map doubles",
+        },
+        ledger: { count: accounts.ledger().length, max: LEDGER_CAPACITY },
+        accounts: { count: accounts.list().length, max: null, note: "created through the admin API or --key" },
+        oauthClients: { count: oa.clients, max: oa.maxEach },
+        oauthCodes: { count: oa.codes, max: oa.maxEach },
+        oauthAccessTokens: { count: oa.accessTokens, max: oa.maxEach },
+        oauthRefreshTokens: { count: oa.refreshTokens, max: oa.maxEach },
+        replayUnmatched: r ? { count: r.unmatched, max: r.maxUnmatched, answers: r.answers, rebased: r.rebased } : null,
+        faultRules: { count: faults.list().length, max: null, note: "added through the admin API" },
+      };
+    },
   };
 
   return {
@@ -161,6 +247,9 @@ export function createMockState(o: MockStateOptions): MockState {
     batchFailure(operationId, index) {
       if (!batchRule || (batchRule.operationId !== "*" && batchRule.operationId !== operationId)) return null;
       return batchRule.entries.includes(index) ? codeForStatus(batchRule.statusCode) : null;
+    },
+    setCacheStats(stats) {
+      cacheStats = stats;
     },
   };
 }

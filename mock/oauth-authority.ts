@@ -17,6 +17,11 @@ export const SCOPES = ["openid", "offline_access"];
 export const GRANT_TYPES = ["authorization_code", "refresh_token"];
 /** how many codes or tokens of one kind are kept before expired ones are swept out */
 const SWEEP_ABOVE = 10_000;
+/**
+ * The most codes or tokens of one kind, and registered clients, kept even when live: past it the oldest go (a
+ * token dropped that way answers as an unknown one), so a long-running mock under OAuth traffic keeps bounded memory.
+ */
+export const OAUTH_MAX_KEPT = 50_000;
 /** access tokens carry this prefix, so an API key lookup costs no token lookup and the reverse */
 const ACCESS_PREFIX = "plbat_";
 
@@ -122,6 +127,8 @@ export interface OAuthAuthority {
   isAccessToken(credential: string): boolean;
   /** `stored`: codes and tokens held, live or not yet swept (bounded: see sweep) */
   settings(): OAuthSettings & { clients: number; activeAccessTokens: number; stored: number };
+  /** what is held of each kind, each kept to about OAUTH_MAX_KEPT */
+  stats(): { clients: number; codes: number; accessTokens: number; refreshTokens: number; maxEach: number };
   configure(patch: Partial<OAuthSettings>): OAuthResult<OAuthSettings>;
   clear(): void;
 }
@@ -139,13 +146,34 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
   };
 
   /**
-   * Drops expired codes and tokens once the maps grow, so a long-running mock keeps bounded memory. Only expired
-   * ones: a rotated refresh token must stay known for its lifetime to catch its reuse.
+   * Drops expired codes and tokens once the maps grow, so a long-running mock keeps bounded memory; live ones only
+   * past OAUTH_MAX_KEPT, the oldest first (a rotated refresh token should stay known for its lifetime to catch its
+   * reuse, so the bound is well above what a test suite issues), and the oldest clients past the same bound.
    */
+  const kinds = [access, refresh, codes].map((m) => ({ m: m as Map<string, { expiresAt: number }>, nextAt: 0 }));
   const sweep = () => {
     const t = now();
-    for (const m of [access, refresh, codes] as Map<string, { expiresAt: number }>[])
-      if (m.size > SWEEP_ABOVE) for (const [k, v] of m) if (v.expiresAt <= t) m.delete(k);
+    for (const kind of kinds) {
+      const { m } = kind;
+      if (m.size <= SWEEP_ABOVE) continue;
+      // at most one scan per second of the mock clock: with more live than SWEEP_ABOVE, a scan per issue would be
+      // quadratic
+      if (t >= kind.nextAt) {
+        for (const [k, v] of m) if (v.expiresAt <= t) m.delete(k);
+        kind.nextAt = t + 1000;
+      }
+      if (m.size <= OAUTH_MAX_KEPT) continue;
+      // a tenth under the bound, so the next drop is a tenth of the bound of issues away
+      for (const k of m.keys()) {
+        if (m.size <= OAUTH_MAX_KEPT - OAUTH_MAX_KEPT / 10) break;
+        m.delete(k);
+      }
+    }
+    if (clients.size > OAUTH_MAX_KEPT)
+      for (const k of clients.keys()) {
+        if (clients.size <= OAUTH_MAX_KEPT - OAUTH_MAX_KEPT / 10) break;
+        clients.delete(k);
+      }
   };
 
   const issue = (grant: Grant): TokenResponse => {
@@ -202,6 +230,7 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
         token_endpoint_auth_method: "none",
         scope,
       };
+      sweep();
       clients.set(client.client_id, client);
       return { ok: true, value: client };
     },
@@ -241,6 +270,7 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
         scope,
         revoked: false,
       };
+      sweep();
       const code = secret("plbcode_");
       codes.set(code, {
         grant,
@@ -324,6 +354,13 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
       activeAccessTokens: [...access.values()].filter((t) => live(t)).length,
       stored: access.size + refresh.size + codes.size,
     }),
+    stats: () => ({
+      clients: clients.size,
+      codes: codes.size,
+      accessTokens: access.size,
+      refreshTokens: refresh.size,
+      maxEach: OAUTH_MAX_KEPT,
+    }),
     configure(patch) {
       const next = { ...settings, ...patch };
       if (next.consent !== "approve" && next.consent !== "deny")
@@ -340,6 +377,7 @@ export function createOAuthAuthority(accounts: MemoryAccounts, now: () => number
       codes.clear();
       access.clear();
       refresh.clear();
+      for (const kind of kinds) kind.nextAt = 0;
       settings = { ...DEFAULTS };
     },
   };

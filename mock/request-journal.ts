@@ -21,10 +21,16 @@ export interface RequestJournal {
   /** `atMs` is turned into the ISO `at` only when the journal is read (kept off the request path) */
   record(entry: Omit<JournalEntry, "seq" | "at"> & { atMs: number }): void;
   list(filter?: { operationId?: string; limit?: number }): JournalEntry[];
+  /** entries held, at most `capacity` (the oldest are overwritten), and every request recorded since the reset */
+  stats(): { entries: number; capacity: number; recorded: number };
   clear(): void;
 }
 
-export function createRequestJournal(capacity = 10_000): RequestJournal {
+/** Entries the journal keeps by default (`plumbline mock --journal-size`). */
+export const DEFAULT_JOURNAL_SIZE = 10_000;
+
+export function createRequestJournal(capacity = DEFAULT_JOURNAL_SIZE): RequestJournal {
+  if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError("the journal's capacity must be >= 1");
   // a circular buffer: recording stays O(1) once it is full
   type Stored = Omit<JournalEntry, "at"> & { atMs: number };
   let ring: Stored[] = [];
@@ -59,6 +65,7 @@ export function createRequestJournal(capacity = 10_000): RequestJournal {
       const matching = filter.operationId ? all.filter((e) => e.operationId === filter.operationId) : all;
       return filter.limit ? matching.slice(-filter.limit) : [...matching];
     },
+    stats: () => ({ entries: ring.length, capacity, recorded: seq }),
     clear() {
       ring = [];
       seq = 0;

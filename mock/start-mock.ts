@@ -13,7 +13,7 @@ import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import { documentAnswers } from "./document-answers.ts";
 import { createSyntheticEngines } from "./engines/index.ts";
 import { installHostGuard } from "./host-guard.ts";
-import { memoizeEngines } from "./memoized-engines.ts";
+import { MEMO_MAX_BYTES, memoizeEngines } from "./memoized-engines.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
 import { createMockState, type MockAdmin } from "./mock-state.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
@@ -41,6 +41,16 @@ export interface MockOptions {
   variability?: "normal" | "max";
   rateLimits?: Partial<RateLimitPolicy>;
   deepcrawlSteps?: Partial<DeepcrawlSteps>;
+  /** seconds a finished deepcrawl task and its zip are kept on the mock clock (default a day); then its status is
+   * that of an unknown task (404) */
+  deepcrawlRetentionSeconds?: number;
+  /** finished deepcrawl tasks kept at most, the oldest finished dropped first (default 1000); a running task is
+   * never dropped */
+  deepcrawlMaxTasks?: number;
+  /** entries the request journal keeps, the newest (default 10,000) */
+  journalSize?: number;
+  /** answers of the pure engines kept for reuse, least recently used dropped first (default 2000; 0: none) */
+  cacheSize?: number;
   profile?: string;
   /** another version of the contract to serve (`--spec FILE`); default spec/openapi.yaml */
   spec?: string;
@@ -116,10 +126,21 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
     clock: options.clock ?? "real",
     startTime: options.startTime,
     deepcrawlSteps: options.deepcrawlSteps,
+    deepcrawlRetentionMs:
+      options.deepcrawlRetentionSeconds === undefined ? undefined : options.deepcrawlRetentionSeconds * 1000,
+    deepcrawlMaxTasks: options.deepcrawlMaxTasks,
+    journalSize: options.journalSize,
   });
   const synthetic = createSyntheticEngines({ contract, now: () => new Date(state.clock.now()) });
   const allowPrivate = options.allowPrivateNetwork ?? false;
-  const engines = refuseTargets(steerEngines(contract, memoizeEngines(synthetic)), allowPrivate);
+  const memo = memoizeEngines(synthetic, options.cacheSize);
+  state.setCacheStats(() => ({
+    entries: memo.cacheSize(),
+    bytes: memo.cacheBytes(),
+    maxEntries: memo.cacheMax,
+    maxBytes: memo.cacheMax === 0 ? 0 : MEMO_MAX_BYTES,
+  }));
+  const engines = refuseTargets(steerEngines(contract, memo), allowPrivate);
   const plain = Object.freeze({ seed, variability: options.variability ?? "normal" });
   const variabilityOf = (req: Parameters<typeof preferencesOf>[0]) =>
     preferencesOf(req).variability ?? options.variability ?? "normal";

@@ -13,6 +13,7 @@ const ALL = [
   "page-index",
   "crash",
   "extract-stall",
+  "mock-soak",
 ];
 
 describe("plumbline bench", () => {
@@ -41,5 +42,9 @@ describe("plumbline bench", () => {
     const run = await runCli(["bench", "mock-search", "--rounds", "0"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("option '--rounds <n>' argument '0' is invalid. Expected a whole number 1..10.");
+    // the soak's baseline must come before its end; refused before the mock is started
+    const soak = await runCli(["bench", "mock-soak", "--minutes", "1", "--warm-up", "60"]);
+    expect(soak.code).toBe(2);
+    expect(soak.stderr).toContain("--warm-up must be less than the run (--minutes)");
   });
 });

@@ -89,6 +89,9 @@ export interface Replay extends RecordedAnswers {
   view(): ReplayView;
   /** every recorded request back to its first answer (the mock's POST /__mock/reset) */
   reset(): void;
+  /** what replaying holds: the recorded answers (fixed at start), the unmatched requests kept (at most
+   * `maxUnmatched`, the newest) and the answers rebased on another URL (at most 16 per answer) */
+  stats(): { answers: number; unmatched: number; maxUnmatched: number; rebased: number };
 }
 
 /** Headers the replay never sends from a recording: framing (its own server sets it), and what the mock sets itself
@@ -339,6 +342,11 @@ export async function loadReplay(
       for (const g of groups.values()) g.next = 0;
       for (const s of stored) s.served = 0;
       unmatched = [];
+    },
+    stats() {
+      let rebased = 0;
+      for (const s of stored) rebased += s.rebased?.size ?? 0;
+      return { answers: stored.length, unmatched: unmatched.length, maxUnmatched: MAX_UNMATCHED, rebased };
     },
   };
 }

@@ -42,27 +42,44 @@ export interface PaymentStore {
   list(filter?: { limit?: number; operationId?: string }): Promise<PaymentRecord[]>;
 }
 
-export function createMemoryPaymentStore(capacity = 10_000): PaymentStore & { clear(): void } {
+/**
+ * In memory (the mock): the newest `capacity` payments, and the claims of credentials whose challenge has not
+ * expired (a claim must outlive its challenge to refuse a replay; expired ones are swept once the map has doubled
+ * since the last sweep, so it holds about the challenges paid within one challenge lifetime).
+ */
+export function createMemoryPaymentStore(
+  capacity = 10_000,
+): PaymentStore & { clear(): void; stats(): { payments: number; capacity: number; claims: number } } {
   const claims = new Map<string, number>();
+  let sweepAbove = capacity;
   let payments: PaymentRecord[] = [];
+  const newest = () => (payments.length > capacity ? payments.slice(-capacity) : payments);
   return {
     async claim(challengeId, expiresAtMs) {
-      const now = Date.now();
-      if (claims.size > capacity) for (const [id, exp] of claims) if (exp < now) claims.delete(id);
+      if (claims.size > sweepAbove) {
+        // the challenges' expiry is on real time (payment-gate.ts), so is their sweep
+        const now = Date.now();
+        for (const [id, exp] of claims) if (exp < now) claims.delete(id);
+        sweepAbove = Math.max(capacity, claims.size * 2);
+      }
       if (claims.has(challengeId)) return false;
       claims.set(challengeId, expiresAtMs);
       return true;
     },
     async record(p) {
       payments.push(p);
-      if (payments.length > capacity) payments = payments.slice(-capacity);
+      // the oldest dropped a capacity at a time: amortised O(1) per payment, not a copy per payment
+      if (payments.length >= 2 * capacity) payments = payments.slice(-capacity);
     },
     async list(filter = {}) {
-      const matching = filter.operationId ? payments.filter((p) => p.operationId === filter.operationId) : payments;
+      const kept = newest();
+      const matching = filter.operationId ? kept.filter((p) => p.operationId === filter.operationId) : kept;
       return [...matching].reverse().slice(0, filter.limit ?? matching.length);
     },
+    stats: () => ({ payments: newest().length, capacity, claims: claims.size }),
     clear() {
       claims.clear();
+      sweepAbove = capacity;
       payments = [];
     },
   };

@@ -68,20 +68,33 @@ export interface Clock {
 
 export const realClock: Clock = { now: () => Date.now() };
 
-/** A fixed-window counter in memory; enough for one process (the mock, a single reference instance). */
-export function createMemoryRateLimitStore(): RateLimitStore & { clear(): void } {
-  const windows = new Map<string, { start: number; count: number }>();
+/**
+ * A fixed-window counter in memory; enough for one process (the mock, a single reference instance). Windows that
+ * have ended are dropped once the map has doubled since the last sweep, so it holds about the keys of the current
+ * window (a long-running process with many accounts does not keep one window per key it ever saw).
+ */
+export function createMemoryRateLimitStore(): RateLimitStore & { clear(): void; size(): number } {
+  const windows = new Map<string, { start: number; end: number; count: number }>();
+  let sweepAbove = 1024;
   return {
     async hit(key, windowMs, nowMs) {
       const start = Math.floor(nowMs / windowMs) * windowMs;
       const w = windows.get(key);
-      const current = w && w.start === start ? w : { start, count: 0 };
+      const current = w && w.start === start ? w : { start, end: start + windowMs, count: 0 };
       current.count += 1;
-      windows.set(key, current);
-      return { count: current.count, resetAtMs: start + windowMs };
+      if (current !== w) {
+        windows.set(key, current);
+        if (windows.size > sweepAbove) {
+          for (const [k, v] of windows) if (v.end <= nowMs) windows.delete(k);
+          sweepAbove = Math.max(1024, windows.size * 2);
+        }
+      }
+      return { count: current.count, resetAtMs: current.end };
     },
+    size: () => windows.size,
     clear() {
       windows.clear();
+      sweepAbove = 1024;
     },
   };
 }
