@@ -186,10 +186,51 @@ function mockSoakCommand() {
     );
 }
 
+function reliabilityCommand() {
+  return new Command("reliability")
+    .summary("crash, extract-stall and mock-soak one after the other, judged together (issue 38)")
+    .description(
+      "The reliability cases in one run, one after the other: kill -9 of the reference mid-burst and a restart on the same data (bench crash: credits lost must be 0, every success a client saw charged), hostile pages through /extract, /sitemap, /crawl and /trending (bench extract-stall: /health max within 1 s, no refused call charged), and the mock under a steady mixed workload (bench mock-soak: RSS at the end within 10% of RSS after the warm-up). Prints each case's report, then one line per case. No targets.",
+    )
+    .option("--crash-runs <n>", "kills per store", wholeNumber(1, 100), 1)
+    .option(
+      "--database-url <url>",
+      "also kill one of two instances on PostgreSQL (postgres:// or postgresql://)",
+      postgresUrl,
+    )
+    .option("--stall-rounds <n>", "calls of each hostile page", wholeNumber(1, 50), 1)
+    .option("--soak-minutes <n>", "minutes of the mock's soak", wholeNumber(1, 1440), 10)
+    .option(
+      "--soak-warm-up <s>",
+      "seconds after which the soak's RSS is the baseline (less than the soak)",
+      wholeNumber(1),
+      120,
+    )
+    .option("--json", "print the result as JSON")
+    .addHelpText("after", "\nExit codes: 0 every case met its target, 1 one did not, 2 could not run.")
+    .action(
+      exits(async (opts, cmd) => {
+        if (opts.soakWarmUp >= opts.soakMinutes * 60)
+          usageError(cmd, "--soak-warm-up must be less than the soak (--soak-minutes)");
+        const { benchReliability, renderReliabilityBench } = await import("./reliability-bench.ts");
+        const result = await benchReliability({
+          crashRuns: opts.crashRuns,
+          databaseUrl: opts.databaseUrl,
+          stallRounds: opts.stallRounds,
+          soakMinutes: opts.soakMinutes,
+          soakWarmUpSeconds: opts.soakWarmUp,
+          onCase: opts.json ? undefined : (name) => console.error(`plumbline bench reliability: ${name}…`),
+        });
+        console.log(opts.json ? JSON.stringify(result, null, 2) : renderReliabilityBench(result));
+        return result.ok ? 0 : 1;
+      }),
+    );
+}
+
 export function benchCommand() {
   const bench = new Command("bench")
     .description(
-      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index), of reliability (crash, extract-stall, mock-soak) and of the proxy (proxy). Figures and how they were measured: docs/performance.md.",
+      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index), of reliability (crash, extract-stall, mock-soak, and all three: reliability) and of the proxy (proxy). Figures and how they were measured: docs/performance.md.",
     )
     .addHelpText(
       "after",
@@ -207,6 +248,7 @@ export function benchCommand() {
   bench.addCommand(crashCommand());
   bench.addCommand(extractStallCommand());
   bench.addCommand(mockSoakCommand());
+  bench.addCommand(reliabilityCommand());
   bench.commandsGroup("The proxy (bench/, the mock and the proxy as child processes):");
   bench.addCommand(proxyCommand());
   return bench;

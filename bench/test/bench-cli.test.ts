@@ -14,6 +14,7 @@ const ALL = [
   "crash",
   "extract-stall",
   "mock-soak",
+  "reliability",
 ];
 
 describe("plumbline bench", () => {
@@ -46,5 +47,10 @@ describe("plumbline bench", () => {
     const soak = await runCli(["bench", "mock-soak", "--minutes", "1", "--warm-up", "60"]);
     expect(soak.code).toBe(2);
     expect(soak.stderr).toContain("--warm-up must be less than the run (--minutes)");
+    // the same for the soak of the reliability run, refused before its first case starts
+    const all = await runCli(["bench", "reliability", "--soak-minutes", "2", "--soak-warm-up", "120"]);
+    expect(all.code).toBe(2);
+    expect(all.stderr).toContain("--soak-warm-up must be less than the soak (--soak-minutes)");
+    expect(all.stderr).not.toContain("crash…");
   });
 });
