@@ -74,7 +74,12 @@ export async function startEndlessUpstream(
     const c: EndlessConnection = { path: req.url ?? "/", bytes: 0, closedEarly: Promise.resolve(false) };
     connections.push(c);
     let gone = false;
-    c.closedEarly = new Promise((resolve) => res.on("close", () => resolve(((gone = true), !res.writableFinished))));
+    c.closedEarly = new Promise((resolve) =>
+      res.on("close", () => {
+        gone = true;
+        resolve(!res.writableFinished);
+      }),
+    );
     const room = () => o.declaredBytes === undefined || c.bytes + piece.length <= o.declaredBytes;
     const pump = () => {
       // with a declared length, sending stops short of it (the client is meant to refuse it before reading)
