@@ -41,3 +41,63 @@ export async function startUpstreamStandIns(): Promise<UpstreamStandIns> {
       }),
   };
 }
+
+export interface EndlessConnection {
+  path: string;
+  /** bytes written before the client went away */
+  bytes: number;
+  /** resolves true when the client closed the connection while the stand-in was still sending */
+  closedEarly: Promise<boolean>;
+}
+
+export interface EndlessUpstream {
+  url: string;
+  /** every request answered, in order */
+  connections: EndlessConnection[];
+  close(): Promise<void>;
+}
+
+/**
+ * A hostile upstream: every request is answered 200 with a body that never ends (64 KiB chunks of `chunk`, as fast
+ * as the client reads), or, with `declaredBytes`, a Content-Length of that many bytes and the same endless sending.
+ * It records whether each client hung up while the body was still coming.
+ */
+export async function startEndlessUpstream(
+  o: { contentType?: string; chunk?: string; declaredBytes?: number } = {},
+): Promise<EndlessUpstream> {
+  const piece = Buffer.from((o.chunk ?? " ").repeat(Math.ceil(65_536 / (o.chunk ?? " ").length)).slice(0, 65_536));
+  const connections: EndlessConnection[] = [];
+  const server = createServer((req, res) => {
+    const headers: Record<string, string | number> = { "content-type": o.contentType ?? "application/json" };
+    if (o.declaredBytes !== undefined) headers["content-length"] = o.declaredBytes;
+    res.writeHead(200, headers);
+    const c: EndlessConnection = { path: req.url ?? "/", bytes: 0, closedEarly: Promise.resolve(false) };
+    connections.push(c);
+    let gone = false;
+    c.closedEarly = new Promise((resolve) =>
+      res.on("close", () => {
+        gone = true;
+        resolve(!res.writableFinished);
+      }),
+    );
+    const room = () => o.declaredBytes === undefined || c.bytes + piece.length <= o.declaredBytes;
+    const pump = () => {
+      // with a declared length, sending stops short of it (the client is meant to refuse it before reading)
+      while (!gone && room()) {
+        c.bytes += piece.length;
+        if (!res.write(piece)) return void res.once("drain", pump);
+      }
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,11 +1,9 @@
 // robots.txt for a deepcrawl (RFC 9309), read once per origin per task with robots-parser: a 2xx file is obeyed
 // (its Allow/Disallow groups for our user agent, else `*`, and its Crawl-delay); 4xx means no restrictions
-// (RFC 9309 2.3.1.3); a 5xx or an unreachable robots.txt means the whole site is disallowed (2.3.1.4).
-import robots from "robots-parser";
+// (RFC 9309 2.3.1.3); a 5xx or an unreachable robots.txt means the whole site is disallowed (2.3.1.4). Matching is
+// bounded (engines/robots-txt.ts: rules past 16,664 characters dropped, linear-time matching; issue 38).
 import type { HttpClient } from "../engines/index.ts";
-
-// robots-parser is CommonJS typed as an ES default export; the default import is the function
-const robotsParser = robots as unknown as (typeof robots)["default"];
+import { parseRobotsTxt } from "../engines/robots-txt.ts";
 
 export interface RobotsRules {
   allowed(url: string): boolean;
@@ -13,6 +11,8 @@ export interface RobotsRules {
   crawlDelayMs: number | null;
   /** why every path is disallowed, when it is (robots.txt unreachable) */
   blocked: string | null;
+  /** rules ignored for their length (MAX_ROBOTS_RULE_CHARS) */
+  droppedRules?: number;
 }
 
 const MAX_ROBOTS_BYTES = 512 * 1024; // RFC 9309 2.5: parse at least 500 KiB
@@ -34,12 +34,13 @@ export async function readRobots(
     };
   }
   if (r.value.status >= 300) return { allowed: () => true, crawlDelayMs: null, blocked: null };
-  const parsed = robotsParser(url, r.value.body.toString("utf8"));
-  const delay = parsed.getCrawlDelay(userAgent);
+  const parsed = parseRobotsTxt(url, r.value.body.toString("utf8"), userAgent);
+  const delay = parsed.crawlDelay;
   return {
     // a URL of another origin is not this file's to judge (undefined): its own robots.txt is read for it
-    allowed: (u) => parsed.isAllowed(u, userAgent) !== false,
+    allowed: (u) => parsed.isAllowed(u) !== false,
     crawlDelayMs: typeof delay === "number" && Number.isFinite(delay) && delay > 0 ? delay * 1000 : null,
     blocked: null,
+    droppedRules: parsed.droppedRules,
   };
 }

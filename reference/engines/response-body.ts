@@ -1,6 +1,6 @@
 // Reads a response body under a byte cap, undoing Content-Encoding (gzip, deflate, br) on the way (issue 5: a
 // response size cap; a gzip bomb must not exhaust memory). The cap counts decoded bytes, which bounds raw ones too.
-import { type Duplex, PassThrough } from "node:stream";
+import { type Duplex, PassThrough, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { constants, createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
@@ -67,4 +67,32 @@ export async function readBody(
     throw size > maxBytes && !(err instanceof BudgetExceededError) ? tooLarge() : err;
   }
   return Buffer.concat(chunks, size);
+}
+
+/** "5,242,880 bytes (5 MiB)": a cap as a message names it. */
+export function bytesCap(maxBytes: number): string {
+  const mib = maxBytes / (1024 * 1024);
+  const unit = Number.isInteger(mib) ? ` (${mib} MiB)` : "";
+  return `${maxBytes.toLocaleString("en-US")} bytes${unit}`;
+}
+
+/**
+ * A fetch() Response's body under a byte cap, read chunk by chunk (fetch has already undone Content-Encoding, so the
+ * cap counts decoded bytes): throws BodyTooLargeError as soon as a declared Content-Length or the bytes read pass
+ * `maxBytes`, and cancels the body so the connection is closed rather than drained (issue 38: an upstream that
+ * answers without end must not make the reference hold its answer).
+ */
+export async function readResponseBody(res: Response, maxBytes: number): Promise<Buffer> {
+  const tooLarge = () => new BodyTooLargeError(`the answer is larger than ${bytesCap(maxBytes)}`);
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!res.body) return Buffer.alloc(0);
+  try {
+    return await readBody(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), undefined, maxBytes);
+  } catch (err) {
+    throw err instanceof BodyTooLargeError ? tooLarge() : err;
+  }
 }

@@ -1,14 +1,11 @@
 // The `sitemap` mode's discovery (interface-spec "POST /sitemap" 1): Sitemap lines of robots.txt first, then the
 // conventional paths; sitemap indexes followed breadth-first within depth, document and time limits. Only documents
 // are fetched, never the pages they list (rule 4).
-import robots from "robots-parser";
 import type { HttpClient } from "./http-client.ts";
 import type { PageParser } from "./parse/parse-pool.ts";
+import { parseRobotsTxt } from "./robots-txt.ts";
 import { fetchDocument, type SitemapLimits } from "./sitemap-fetch.ts";
 import { parseSitemap } from "./sitemap-parse.ts";
-
-// robots-parser is CommonJS (`module.exports = fn`) typed as an ES default export; the default import is the function
-const robotsParser = robots as unknown as (typeof robots)["default"];
 
 const CONVENTIONAL = ["/sitemap.xml", "/sitemap_index.xml", "/sitemap-index.xml", "/sitemap.xml.gz"];
 
@@ -35,7 +32,8 @@ async function robotsSitemaps(http: HttpClient, origin: string, limits: SitemapL
   const r = await fetchDocument(http, robotsUrl, { ...limits, maxDocumentBytes: 512 * 1024 }, signal);
   if (!r.ok) return { reachable: false, sitemaps: [] };
   if (r.value.status !== 200) return { reachable: true, sitemaps: [] };
-  const declared = robotsParser(robotsUrl, r.value.text).getSitemaps();
+  // only the Sitemap lines are read here: no rule is matched (the file is parsed once, rules past the cap dropped)
+  const declared = parseRobotsTxt(robotsUrl, r.value.text, "*").sitemaps;
   return { reachable: true, sitemaps: declared.map((s) => absoluteHttp(s, origin)).filter((s): s is string => !!s) };
 }
 

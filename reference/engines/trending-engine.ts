@@ -33,8 +33,10 @@ export function createTrendingEngine(o: TrendingEngineOptions) {
   const concurrency = o.concurrency ?? 8;
   const parser = o.parser ?? createInlineParser();
 
-  async function getJson<T>(url: string, ctx: EngineContext): Promise<T | null> {
+  /** `seen.why`: the last reason a fetch failed (an answer past the client's size cap names the cap) */
+  async function getJson<T>(url: string, ctx: EngineContext, seen: { why: string }): Promise<T | null> {
     const r = await o.http.fetch(url, { signal: ctx.signal, accept: "application/json" });
+    if (!r.ok) seen.why = `: ${r.message ?? r.code}`;
     if (!r.ok || r.value.status !== 200) return null;
     try {
       return JSON.parse(r.value.body.toString("utf8")) as T;
@@ -55,8 +57,9 @@ export function createTrendingEngine(o: TrendingEngineOptions) {
   }
 
   async function hackernews(limit: number, ctx: EngineContext) {
-    const ids = await getJson<number[]>(`${hnUrl}/v0/topstories.json`, ctx);
-    if (!Array.isArray(ids)) return upstreamFailure("Hacker News top stories could not be read");
+    const seen = { why: "" };
+    const ids = await getJson<number[]>(`${hnUrl}/v0/topstories.json`, ctx, seen);
+    if (!Array.isArray(ids)) return upstreamFailure(`Hacker News top stories could not be read${seen.why}`);
     // a few spare ids make up for dead or deleted items without reading the whole list
     const wanted = ids.filter(Number.isSafeInteger).slice(0, limit + Math.ceil(limit / 4) + 2);
     const items: Array<HnItem | null> = new Array(wanted.length).fill(null);
@@ -64,12 +67,12 @@ export function createTrendingEngine(o: TrendingEngineOptions) {
     const worker = async () => {
       while (next < wanted.length && !ctx.signal?.aborted) {
         const i = next++;
-        items[i] = await getJson<HnItem>(`${hnUrl}/v0/item/${wanted[i]}.json`, ctx);
+        items[i] = await getJson<HnItem>(`${hnUrl}/v0/item/${wanted[i]}.json`, ctx, seen);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, wanted.length) }, worker));
     if (wanted.length > 0 && items.every((i) => i === null))
-      return upstreamFailure("Hacker News items could not be read");
+      return upstreamFailure(`Hacker News items could not be read${seen.why}`);
     return items.flatMap((i) => hnResult(i) ?? []).slice(0, limit);
   }
 

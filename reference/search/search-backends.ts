@@ -21,8 +21,10 @@ export interface SearchUpstreams {
   githubToken?: string;
   /** https://hn.algolia.com */
   hackernewsUrl?: string;
-  /** per upstream request (default 10 000) */
+  /** per upstream request, body included (default 10 000) */
   timeoutMs?: number;
+  /** bytes of one upstream answer read at most (default UPSTREAM_MAX_BYTES, 5 MiB); past it the call is a 502 */
+  maxBytes?: number;
 }
 
 /** The public endpoints of the direct adapters, for `--public-search-apis` (never used unless asked for). */
@@ -42,14 +44,21 @@ export function createBackendRouter(
   parser?: Pick<PageParser, "arxivFeed">,
 ): BackendFor {
   const timeoutMs = u.timeoutMs ?? 10_000;
+  const maxBytes = u.maxBytes;
   const direct: Record<string, SearchBackend | undefined> = {
-    "search:wikipedia": u.wikipediaUrl ? createWikipediaBackend({ baseUrl: u.wikipediaUrl, timeoutMs }) : undefined,
-    "search:arxiv": u.arxivUrl ? createArxivBackend({ baseUrl: u.arxivUrl, timeoutMs, now, parser }) : undefined,
-    "search:github": u.githubApiUrl
-      ? createGithubBackend({ baseUrl: u.githubApiUrl, timeoutMs, token: u.githubToken })
+    "search:wikipedia": u.wikipediaUrl
+      ? createWikipediaBackend({ baseUrl: u.wikipediaUrl, timeoutMs, maxBytes })
       : undefined,
-    "news:hackernews": u.hackernewsUrl ? createHackernewsBackend({ baseUrl: u.hackernewsUrl, timeoutMs }) : undefined,
+    "search:arxiv": u.arxivUrl
+      ? createArxivBackend({ baseUrl: u.arxivUrl, timeoutMs, maxBytes, now, parser })
+      : undefined,
+    "search:github": u.githubApiUrl
+      ? createGithubBackend({ baseUrl: u.githubApiUrl, timeoutMs, maxBytes, token: u.githubToken })
+      : undefined,
+    "news:hackernews": u.hackernewsUrl
+      ? createHackernewsBackend({ baseUrl: u.hackernewsUrl, timeoutMs, maxBytes })
+      : undefined,
   };
-  const searxng = u.searxngUrl ? createSearxngBackend({ baseUrl: u.searxngUrl, timeoutMs }) : null;
+  const searxng = u.searxngUrl ? createSearxngBackend({ baseUrl: u.searxngUrl, timeoutMs, maxBytes }) : null;
   return (kind, service) => direct[`${kind}:${service}`] ?? (searxng?.serves(kind, service) ? searxng : null) ?? null;
 }

@@ -4,6 +4,10 @@
 // message, log line or error. Failures are values: a slow, failing or nonsensical model is a 502 (extract lists
 // no 504), uncharged (D-charging).
 import type { EngineResult } from "../../platform/engines.ts";
+import { BodyTooLargeError, bytesCap, readResponseBody } from "../response-body.ts";
+
+/** A chat completion's answer is read up to this many bytes (max_tokens keeps a real one far smaller): past it, a 502. */
+export const MODEL_MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
 export interface ModelOptions {
   /** the API base, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1; /chat/completions is appended */
@@ -61,11 +65,26 @@ export function createModelExtractor(o: ModelOptions) {
         response_format: { type: "json_schema", json_schema: { name: "extraction", schema, strict: false } },
       }),
     });
-    // the body of a refusal may echo request headers: only its status is reported
-    if (!res.ok) return fail(`The extraction model answered ${res.status}`);
-    const body = (await res.json().catch(() => null)) as {
-      choices?: Array<{ message?: { content?: string | null; refusal?: string | null } }>;
-    } | null;
+    // the body of a refusal may echo request headers: only its status is reported (and it is not read)
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      return fail(`The extraction model answered ${res.status}`);
+    }
+    let text: string;
+    try {
+      text = (await readResponseBody(res, MODEL_MAX_ANSWER_BYTES)).toString("utf8");
+    } catch (err) {
+      if (err instanceof BodyTooLargeError)
+        return fail(`The extraction model answered more than ${bytesCap(MODEL_MAX_ANSWER_BYTES)}, this service's cap`);
+      throw err;
+    }
+    type Completion = { choices?: Array<{ message?: { content?: string | null; refusal?: string | null } }> };
+    let body: Completion | null;
+    try {
+      body = JSON.parse(text) as Completion;
+    } catch {
+      body = null;
+    }
     const message = body?.choices?.[0]?.message;
     if (message?.refusal) return fail("The extraction model refused the request");
     if (typeof message?.content !== "string") return fail("The extraction model gave no answer");

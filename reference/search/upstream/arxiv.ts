@@ -58,6 +58,7 @@ export function readArxivFeed(text: string, maxEntries = Number.POSITIVE_INFINIT
 export function createArxivBackend(o: {
   baseUrl: string;
   timeoutMs: number;
+  maxBytes?: number;
   now?: () => number;
   parser?: Pick<PageParser, "arxivFeed">;
 }): SearchBackend {
@@ -69,7 +70,7 @@ export function createArxivBackend(o: {
       url.searchParams.set("start", String((q.page - 1) * q.maxResults));
       url.searchParams.set("max_results", String(q.maxResults));
       url.searchParams.set("sortBy", "relevance");
-      const r = await fetchUpstream("arXiv", url, { timeoutMs: o.timeoutMs });
+      const r = await fetchUpstream("arXiv", url, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes });
       if (!r.ok) return r;
       // an upstream's XML is parsed in the reference's worker pool when one is given (issue 38)
       const parsed = o.parser

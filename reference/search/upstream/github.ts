@@ -21,7 +21,12 @@ interface Repo {
   owner?: { avatar_url?: unknown };
 }
 
-export function createGithubBackend(o: { baseUrl: string; timeoutMs: number; token?: string }): SearchBackend {
+export function createGithubBackend(o: {
+  baseUrl: string;
+  timeoutMs: number;
+  maxBytes?: number;
+  token?: string;
+}): SearchBackend {
   return {
     name: "GitHub",
     async search(q): Promise<EngineResult<UpstreamAnswer>> {
@@ -36,7 +41,7 @@ export function createGithubBackend(o: { baseUrl: string; timeoutMs: number; tok
         "user-agent": "plumbline-reference",
       };
       if (o.token) headers.authorization = `Bearer ${o.token}`;
-      const r = await fetchUpstreamJson("GitHub", url, { timeoutMs: o.timeoutMs, headers });
+      const r = await fetchUpstreamJson("GitHub", url, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, headers });
       if (!r.ok) return r;
       const items = ((r.value as { items?: Repo[] })?.items ?? []) as Repo[];
       const hits = items.flatMap((x) => {

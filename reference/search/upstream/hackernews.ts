@@ -24,7 +24,7 @@ interface Story {
   num_comments?: unknown;
 }
 
-export function createHackernewsBackend(o: { baseUrl: string; timeoutMs: number }): SearchBackend {
+export function createHackernewsBackend(o: { baseUrl: string; timeoutMs: number; maxBytes?: number }): SearchBackend {
   return {
     name: "Hacker News",
     async search(q): Promise<EngineResult<UpstreamAnswer>> {
@@ -34,7 +34,7 @@ export function createHackernewsBackend(o: { baseUrl: string; timeoutMs: number 
       url.searchParams.set("hitsPerPage", String(q.maxResults));
       url.searchParams.set("page", String(q.page - 1));
       if (q.since) url.searchParams.set("numericFilters", `created_at_i>=${Math.floor(Date.parse(q.since) / 1000)}`);
-      const r = await fetchUpstreamJson("Hacker News", url, { timeoutMs: o.timeoutMs });
+      const r = await fetchUpstreamJson("Hacker News", url, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes });
       if (!r.ok) return r;
       const stories = ((r.value as { hits?: Story[] })?.hits ?? []) as Story[];
       const hits = stories.flatMap((s) => {

@@ -65,7 +65,7 @@ interface SearxResult {
   thumbnail_src?: unknown;
 }
 
-export function createSearxngBackend(o: { baseUrl: string; timeoutMs: number }): SearchBackend & {
+export function createSearxngBackend(o: { baseUrl: string; timeoutMs: number; maxBytes?: number }): SearchBackend & {
   serves(kind: "search" | "news", service: string): boolean;
 } {
   const ask = (q: UpstreamQuery, pageno: number, category: string, engines: string | null, text: string) => {
@@ -78,7 +78,7 @@ export function createSearxngBackend(o: { baseUrl: string; timeoutMs: number }):
     if (engines) p.set("engines", engines);
     if (q.language) p.set("language", q.language);
     if (q.timeRange) p.set("time_range", q.timeRange);
-    return fetchUpstreamJson("SearXNG", url, { timeoutMs: o.timeoutMs });
+    return fetchUpstreamJson("SearXNG", url, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes });
   };
 
   return {

@@ -1,8 +1,10 @@
 // What a search upstream answers and how the reference talks to one (issue 14 "Upstream adapters"). Upstreams are
 // services the operator configures (SearXNG, Wikipedia, arXiv, GitHub, Hacker News/Algolia); their base URLs come
 // from options, never from the code. Failures are values: any upstream trouble is PLB_UPSTREAM_FAILED (502,
-// uncharged, D-charging), with a message naming the upstream but never a credential.
+// uncharged, D-charging), with a message naming the upstream but never a credential. Every answer is bounded in
+// time (the timeout covers the body too) and in size (UPSTREAM_MAX_BYTES, issue 38).
 import type { Schemas } from "../../../spec/index.ts";
+import { BodyTooLargeError, bytesCap, readResponseBody } from "../../engines/response-body.ts";
 import type { EngineResult } from "../../platform/engines.ts";
 
 export type TimeRange = Exclude<Schemas["SearchParameters"]["time_range"], "" | undefined>;
@@ -42,28 +44,46 @@ export interface SearchBackend {
   search(q: UpstreamQuery, signal?: AbortSignal): Promise<EngineResult<UpstreamAnswer>>;
 }
 
+/** An upstream's answer is read up to this many bytes (the crawl's cap on a page's body): past it, a 502. */
+export const UPSTREAM_MAX_BYTES = 5 * 1024 * 1024;
+
 export interface UpstreamFetchOptions {
+  /** the whole call, headers and body */
   timeoutMs: number;
+  /** bytes of answer read at most (default UPSTREAM_MAX_BYTES) */
+  maxBytes?: number;
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
 const failed = (message: string) => ({ ok: false as const, code: "PLB_UPSTREAM_FAILED" as const, message });
 
-/** GETs `url` and returns its body text; a non-2xx answer, a timeout or a network error is a failure value. */
+/**
+ * GETs `url` and returns its body text; a non-2xx answer, a timeout, an answer past `maxBytes` or a network error is
+ * a failure value. The body is streamed in under the cap and the connection closed as soon as it passes it.
+ */
 export async function fetchUpstream(
   name: string,
   url: URL,
   o: UpstreamFetchOptions,
 ): Promise<EngineResult<{ text: string; contentType: string }>> {
+  const maxBytes = o.maxBytes ?? UPSTREAM_MAX_BYTES;
   const timeout = AbortSignal.timeout(o.timeoutMs);
-  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  // aborted on the way out of a failure, so no connection outlives its call (an unread body, a body past the cap)
+  const done = new AbortController();
+  const signal = AbortSignal.any([done.signal, timeout, ...(o.signal ? [o.signal] : [])]);
   try {
     const res = await fetch(url, { headers: o.headers, signal, redirect: "follow" });
-    const text = await res.text();
-    if (!res.ok) return failed(`The ${name} upstream answered ${res.status}`);
+    if (!res.ok) {
+      done.abort();
+      return failed(`The ${name} upstream answered ${res.status}`);
+    }
+    const text = (await readResponseBody(res, maxBytes)).toString("utf8");
     return { ok: true, value: { text, contentType: res.headers.get("content-type") ?? "" } };
   } catch (err) {
+    done.abort();
+    if (err instanceof BodyTooLargeError && !timeout.aborted)
+      return failed(`The ${name} upstream answered more than ${bytesCap(maxBytes)}, this service's cap`);
     const why = timeout.aborted ? `did not answer within ${o.timeoutMs} ms` : "could not be reached";
     return failed(`The ${name} upstream ${why}${err instanceof Error && !timeout.aborted ? ` (${err.message})` : ""}`);
   }

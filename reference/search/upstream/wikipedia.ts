@@ -18,7 +18,7 @@ interface WikiHit {
   timestamp?: unknown;
 }
 
-export function createWikipediaBackend(o: { baseUrl: string; timeoutMs: number }): SearchBackend {
+export function createWikipediaBackend(o: { baseUrl: string; timeoutMs: number; maxBytes?: number }): SearchBackend {
   return {
     name: "Wikipedia",
     async search(q): Promise<EngineResult<UpstreamAnswer>> {
@@ -38,7 +38,7 @@ export function createWikipediaBackend(o: { baseUrl: string; timeoutMs: number }
       p.set("srlimit", String(q.maxResults));
       p.set("sroffset", String((q.page - 1) * q.maxResults));
       p.set("srprop", "snippet|timestamp");
-      const r = await fetchUpstreamJson("Wikipedia", url, { timeoutMs: o.timeoutMs });
+      const r = await fetchUpstreamJson("Wikipedia", url, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes });
       if (!r.ok) return r;
       const found = ((r.value as { query?: { search?: WikiHit[] } })?.query?.search ?? []) as WikiHit[];
       const hits = found.flatMap((h) => {
