@@ -28,6 +28,7 @@ export const {
   benchProxy,
   benchS3Package,
   benchScreenshot,
+  clientErrorCode,
   createPageIndex,
   createPayingFetch,
   createPriceTable,

@@ -13,6 +13,7 @@ export const {
   SPEC_PATH,
   STATUS_LABELS,
   applyProfile,
+  clientErrorCode,
   createPriceTable,
   decisionReferences,
   diffExitCode,
