@@ -1,6 +1,8 @@
 // What kind of body a target sent, and its text (issue 5, "POST /crawl": non-HTML text types handled, binary types
 // refused clearly). The Content-Type header decides; a missing one is sniffed from the first bytes.
 
+import type { PageBody } from "./parse/parse-tasks.ts";
+
 export type BodyKind = "html" | "text" | "binary";
 
 /** `text/html; charset=utf-8` → `text/html` (lower case); "" when absent. */
@@ -48,4 +50,20 @@ export function decodeText(body: Buffer, contentType: string | undefined, kind: 
     decoder = decoderFor(/<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1]);
   }
   return (decoder ?? new TextDecoder("utf-8")).decode(body);
+}
+
+/** A fetched answer as the parse pool reads it: its bytes, what they are (a readable kind) and where they came from. */
+export function pageBody(
+  res: { body: Uint8Array; url: string; headers: Record<string, string | undefined> },
+  type: string,
+  kind: PageBody["bodyKind"],
+): PageBody {
+  return {
+    body: res.body,
+    contentType: res.headers["content-type"],
+    mediaType: type,
+    bodyKind: kind,
+    url: res.url,
+    contentLanguage: res.headers["content-language"],
+  };
 }

@@ -8,7 +8,7 @@ import type { EngineContext, EngineResult } from "../platform/engines.ts";
 import type { Clock } from "../platform/stores.ts";
 import { countWords } from "../platform/word-count.ts";
 import type { PageRenderer } from "./browser-renderer.ts";
-import { bodyKind, mediaType } from "./content-type.ts";
+import { bodyKind, mediaType, pageBody } from "./content-type.ts";
 import type { ExtractedPage } from "./html-extract.ts";
 import type { FetchedResponse, HttpClient } from "./http-client.ts";
 import { createInlineParser, type PageParser } from "./parse/parse-pool.ts";
@@ -84,17 +84,7 @@ export function createCrawlEngine(options: CrawlEngineOptions) {
     const kind = bodyKind(type, res.body);
     if (kind === "binary") return binaryFailure(type, res.url);
     // decoded and parsed in the pool (issue 12): the event loop hands over the bytes
-    const read = await parser.page(
-      {
-        body: res.body,
-        contentType: res.headers["content-type"],
-        mediaType: type,
-        bodyKind: kind,
-        url: res.url,
-        contentLanguage: res.headers["content-language"],
-      },
-      ctx.signal,
-    );
+    const read = await parser.page(pageBody(res, type, kind), ctx.signal);
     if (!read.ok) return read;
     // bytes that do not read as text under their declared type and charset are refused as binary (D-target-refusal)
     if (read.value.kind === "unreadable") return unreadableFailure(type, res.url);

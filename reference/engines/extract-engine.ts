@@ -7,7 +7,7 @@ import type { Schemas } from "../../spec/index.ts";
 import { createAjv } from "../../spec/validators.ts";
 import type { EngineContext, EngineResult } from "../platform/engines.ts";
 import { unwrapResponseFormat } from "../platform/response-format.ts";
-import { bodyKind, mediaType } from "./content-type.ts";
+import { bodyKind, mediaType, pageBody } from "./content-type.ts";
 import { createModelExtractor, type ModelOptions } from "./extract/model-extract.ts";
 import { fillSchema } from "./extract/schema-fill.ts";
 import type { HttpClient } from "./http-client.ts";
@@ -71,18 +71,7 @@ export function createExtractEngine(o: ExtractEngineOptions) {
     }
     // decoded, guarded and read in the parse pool (issue 38): a page past the caps of D-parse-limits is refused
     // (502, uncharged) as /crawl refuses it, and the event loop only hands over the bytes
-    const read = await parser.facts(
-      {
-        body: res.body,
-        contentType: res.headers["content-type"],
-        mediaType: type,
-        bodyKind: kind,
-        url: res.url,
-        contentLanguage: res.headers["content-language"],
-      },
-      Boolean(model && schema !== null),
-      ctx.signal,
-    );
+    const read = await parser.facts(pageBody(res, type, kind), Boolean(model && schema !== null), ctx.signal);
     if (!read.ok) return read;
     const { facts } = read.value;
     if (schema === null || !validate) {
