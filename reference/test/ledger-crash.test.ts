@@ -24,6 +24,12 @@ function expectNothingLost(out: CrashOutcome) {
   expect(out.ledgerCredits).toBeGreaterThanOrEqual(seen.length);
 }
 
+describe("PostgreSQL for the two-instance crash", () => {
+  it("is configured wherever it is required", () => {
+    if (process.env.PLUMBLINE_REQUIRE_POSTGRES === "1") expect(PG, "PLUMBLINE_TEST_DATABASE_URL").toMatch(/^postgres/);
+  });
+});
+
 describe("kill -9 of the reference mid-burst", () => {
   it("on SQLite loses no credit and charges every success seen", { timeout: 120_000 }, async () => {
     const out = await crashMidBurst({ searches: 300, crawls: 20 });
