@@ -2,12 +2,12 @@
 // basis, the failing exchanges with request, response and a curl command, and a client-side filter by status.
 
 import { curlCommand } from "../../spec/report/curl.ts";
+import { xmlEscape } from "../../spec/report/junit.ts";
 import { checkCount, SKIP_KINDS, type SkipTally } from "../skip-reasons.ts";
 import { basisLabel, type CheckResult, type ConformanceResult, type Exchange } from "../types.ts";
 import { FILTER_SCRIPT, STYLE } from "./html-assets.ts";
 
-const esc = (s: unknown) =>
-  String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = (s: unknown) => xmlEscape(String(s));
 const BODY_LIMIT = 4000;
 const SAMPLE = 3;
 const FAILING_SHOWN = 20;
