@@ -30,6 +30,9 @@ export interface JunitCase {
   skipped?: string;
   /** what the case found, for people (system-out) */
   output?: string;
+  /** where the case points to (a file and line, as GitLab and GitHub annotate them) */
+  file?: string;
+  line?: number;
 }
 
 export interface JunitSuite {
@@ -80,7 +83,8 @@ function testcase(c: JunitCase): string {
   if (c.error) inner.push(outcome("error", c.error));
   if (c.skipped !== undefined && !c.failure && !c.error) inner.push(`<skipped message="${attr(c.skipped)}"/>`);
   if (c.output) inner.push(`<system-out>${xmlEscape(c.output)}</system-out>`);
-  const head = `    <testcase classname="${attr(c.classname)}" name="${attr(c.name)}" time="${time(c.seconds ?? 0)}"`;
+  const where = `${c.file === undefined ? "" : ` file="${attr(c.file)}"`}${c.line === undefined ? "" : ` line="${c.line}"`}`;
+  const head = `    <testcase classname="${attr(c.classname)}" name="${attr(c.name)}"${where} time="${time(c.seconds ?? 0)}"`;
   if (inner.length === 0) return `${head}/>`;
   return [`${head}>`, ...inner.map((line) => `      ${line}`), "    </testcase>"].join("\n");
 }
