@@ -1,6 +1,7 @@
 // The suite's only way to talk to a target: every request and answer is recorded as an Exchange, so the traffic
 // checks can judge all of it afterwards and reports can show (and curl can reproduce) any of it.
 // Credentials are recorded as environment-variable placeholders, never as their values.
+import { createHttpClient as createSharedClient, headerText, retryOn429 } from "../spec/http/client.ts";
 import type { Contract } from "../spec/index.ts";
 import { createRateWindows, type RateLimitSetting } from "./rate-windows.ts";
 import type { Exchange, RecordedResponse } from "./types.ts";
@@ -22,12 +23,13 @@ export interface CallOptions {
 
 export const KEY_ENV = { main: "PLUMBLINE_API_KEY", broke: "PLUMBLINE_BROKE_API_KEY" } as const;
 const TEXT_LIMIT = 8000;
-const MAX_RETRY_AFTER_S = 65;
 
 export interface HttpClient {
   readonly target: string;
   readonly exchanges: Exchange[];
   call(by: string, method: string, pathOrUrl: string, options?: CallOptions): Promise<Exchange>;
+  /** closes the kept-alive connections */
+  close(): void;
 }
 
 /** The contract operation a method and path belong to (path templates matched segment by segment). */
@@ -63,6 +65,7 @@ export function createHttpClient(o: ClientOptions): HttpClient {
   const target = o.target.replace(/\/+$/, "");
   const exchanges: Exchange[] = [];
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const http = createSharedClient();
   const windows = createRateWindows(o.rateLimit ?? "auto");
   const secrets: Array<[string, string]> = [];
   for (const [key, env] of [
@@ -107,28 +110,27 @@ export function createHttpClient(o: ClientOptions): HttpClient {
       sent: c.body,
     };
     exchanges.push(ex);
-    const started = performance.now();
     try {
-      const send = () =>
-        fetch(url, {
-          method,
-          headers,
-          body,
-          redirect: c.redirect ?? "follow",
-          signal: AbortSignal.timeout(o.requestTimeoutMs),
-        });
-      // a kept-alive socket the server closed while idle resets on reuse; Node's docs advise one retry, which only
-      // a GET can take without risk of doing the work twice
-      const res = await send().catch((err: unknown) => {
-        const code = (err as { cause?: { code?: string } }).cause?.code;
-        if (method === "GET" && (code === "ECONNRESET" || code === "UND_ERR_SOCKET")) return send();
-        throw err;
+      const answer = await http.request({
+        method,
+        url,
+        headers: { accept: "*/*", ...headers },
+        body,
+        timeoutMs: o.requestTimeoutMs,
+        redirect: c.redirect ?? "follow",
       });
-      const raw = Buffer.from(await res.arrayBuffer());
-      const contentType = res.headers.get("content-type") ?? "";
+      ex.durationMs = Math.round(answer.ms);
+      if (!answer.ok) {
+        ex.error = `${answer.kind}: ${answer.message}`;
+        return ex;
+      }
+      const raw = answer.body;
+      const contentType = headerText(answer.headers, "content-type") ?? "";
       const response: RecordedResponse = {
-        status: res.status,
-        headers: Object.fromEntries(res.headers.entries()),
+        status: answer.status,
+        headers: Object.fromEntries(
+          Object.keys(answer.headers).map((name) => [name, headerText(answer.headers, name) ?? ""]),
+        ),
         contentType,
         text: "",
         bytes: raw.length,
@@ -147,9 +149,9 @@ export function createHttpClient(o: ClientOptions): HttpClient {
       // the broke account's windows are its own: its answers must not reset what the suite knows of the main one's
       if (sameOrigin && auth !== "broke") windows.observe(response.headers, Date.now());
     } catch (err) {
+      // a request node refuses to send (a header value it cannot write)
       ex.error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     }
-    ex.durationMs = Math.round(performance.now() - started);
     return ex;
   }
 
@@ -167,15 +169,20 @@ export function createHttpClient(o: ClientOptions): HttpClient {
     exchanges,
     async call(by, method, pathOrUrl, c = {}) {
       await pace(method, pathOrUrl, c);
-      for (let attempt = 1; ; attempt++) {
+      const send = async () => {
         const ex = await once(by, method, pathOrUrl, c);
-        if (c.noRetry || ex.response?.status !== 429 || attempt >= 3) return ex;
-        // the suite is a well-behaved client: wait as told (D-rate-limits) rather than fail on someone's limit
-        const wait = Number(ex.response.headers["retry-after"] ?? "5");
-        const seconds = Number.isFinite(wait) ? Math.min(Math.max(wait, 1), MAX_RETRY_AFTER_S) : 5;
-        o.onWait?.(`rate-limited on ${method} ${pathOrUrl}: waiting ${seconds} s (Retry-After)`);
-        await sleep(seconds * 1000);
-      }
+        return { ex, ...(ex.response ? { ok: true as const, ...ex.response } : { ok: false as const }) };
+      };
+      if (c.noRetry) return (await send()).ex;
+      // the suite is a well-behaved client: wait as told (D-rate-limits) rather than fail on someone's limit
+      const last = await retryOn429(send, {
+        attempts: 3,
+        onWait: (seconds) => o.onWait?.(`rate-limited on ${method} ${pathOrUrl}: waiting ${seconds} s (Retry-After)`),
+      });
+      return last.ex;
+    },
+    close() {
+      http.close();
     },
   };
 }

@@ -174,6 +174,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   try {
     return await execute(o, plan, scope, { contract, altContract, http, refusal }, result, started);
   } finally {
+    http.close();
     await fixtures?.close();
   }
 }

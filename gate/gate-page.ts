@@ -1,8 +1,8 @@
 // The gate's HTML page: one line per stage with its verdict, time, credits and a link to the stage's own report.
+import { xmlEscape } from "../spec/report/junit.ts";
 import type { GateResult } from "./gate-types.ts";
 
-const esc = (s: string) =>
-  s.replace(/[<>&"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c] as string);
+const esc = xmlEscape;
 const VERDICT = { 0: "passed", 1: "FAILED", 2: "could not run" } as const;
 
 export function gatePage(r: GateResult): string {

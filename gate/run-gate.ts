@@ -1,6 +1,7 @@
 // runGate(): `plumbline gate` as a typed API (issue 17). Conformance, a time-boxed fuzz and a short load run against
 // one target, with one exit code, one JUnit file (a suite per stage) and one HTML page linking the stages' reports.
 // The time (--time) and the credits (--budget-credits) are shared: each stage gets what the ones before it left.
+
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readFixtureManifest } from "../conformance/fixtures/fixture-manifest.ts";
@@ -8,6 +9,7 @@ import { runConformance } from "../conformance/index.ts";
 import { checkCount, parseAllowSkipped, SKIP_KINDS, tallyText } from "../conformance/skip-reasons.ts";
 import { runFuzz } from "../fuzz/index.ts";
 import { readScenario, runLoad } from "../load/index.ts";
+import { createHttpClient, retryOn429 } from "../spec/http/client.ts";
 import { loadContract } from "../spec/index.ts";
 import { gateJunit } from "./gate-junit.ts";
 import { gatePage } from "./gate-page.ts";
@@ -71,20 +73,32 @@ export const GATE_THRESHOLDS = "gate";
 const MAX_BUDGET_RATE = 1000;
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(v)));
 
-/** The gate's own balance reads: a 429 is waited out as Retry-After says (the target's limit, never its fault). */
+/**
+ * The gate's own balance reads, by the shared client: a 429 is waited out as Retry-After says (the target's limit,
+ * never its fault), each read within 10 s (it had no time limit: a target that never answered hung the gate).
+ */
 async function readBalance(target: string, key: string): Promise<number | null> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const res = await fetch(`${target}/usage`, { headers: { authorization: `Bearer ${key}` } }).catch(() => null);
-    if (!res) return null;
-    if (res.status === 429) {
-      const wait = Math.min(65, Math.max(1, Number(res.headers.get("retry-after")) || 5));
-      await new Promise((r) => setTimeout(r, wait * 1000));
-      continue;
-    }
-    const body = (await res.json().catch(() => null)) as { usage?: unknown } | null;
+  const http = createHttpClient();
+  try {
+    const res = await retryOn429(
+      () =>
+        http.request({
+          method: "GET",
+          url: `${target}/usage`,
+          headers: { authorization: `Bearer ${key}` },
+          timeoutMs: 10_000,
+        }),
+      { attempts: 3 },
+    );
+    if (!res.ok || res.status === 429) return null;
+    let body: { usage?: unknown } | null = null;
+    try {
+      body = JSON.parse(res.body.toString("utf8"));
+    } catch {}
     return typeof body?.usage === "number" ? body.usage : null;
+  } finally {
+    http.close();
   }
-  return null;
 }
 
 const firstLine = (s: string) => s.split("\n")[0];
@@ -92,18 +106,16 @@ const firstLine = (s: string) => s.split("\n")[0];
 /** Waits until the target answers HTTP at all; the last connection error when it never did within `seconds`. */
 async function waitForTarget(target: string, seconds: number): Promise<string | null> {
   const until = Date.now() + seconds * 1000;
-  let last = "";
-  for (;;) {
-    try {
-      const res = await fetch(`${target}/health`, { signal: AbortSignal.timeout(5000) });
-      await res.body?.cancel();
-      return null;
-    } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      last = cause?.code ?? cause?.message ?? (err as Error).message;
+  const http = createHttpClient();
+  try {
+    for (;;) {
+      const res = await http.request({ method: "GET", url: `${target}/health`, timeoutMs: 5000 });
+      if (res.ok) return null;
+      if (Date.now() >= until) return res.code ?? res.message;
+      await new Promise((r) => setTimeout(r, 250));
     }
-    if (Date.now() >= until) return last;
-    await new Promise((r) => setTimeout(r, 250));
+  } finally {
+    http.close();
   }
 }
 

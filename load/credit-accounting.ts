@@ -1,7 +1,7 @@
 // Credit accounting under load: the balance GET /usage reports after a run must equal the balance before it
 // minus the credits of the successful calls the tool counted (charge-counter.ts). Requests that were sent but
 // never answered may or may not have been charged; the check allows exactly their price, and says so.
-import { retryAfterSeconds } from "../spec/rate-limit-headers.ts";
+import { retryOn429 } from "../spec/http/client.ts";
 import type { Sender } from "./http-send.ts";
 import type { LimitHeaders } from "./rate-limits.ts";
 import type { CreditCheck } from "./types.ts";
@@ -21,28 +21,27 @@ export interface BalanceReadOptions {
  * says and tries again, a bounded number of times (each wait at most 65 s).
  */
 export async function readBalance(sender: Sender, apiKey: string, o: BalanceReadOptions = {}): Promise<BalanceRead> {
-  for (let attempt = 0; ; attempt++) {
-    const r = await sender.send(
-      { method: "GET", path: "/usage", headers: { authorization: `Bearer ${apiKey}` } },
-      { keepBody: true },
-    );
-    if (!r.ok) return { ok: false, status: null, error: `GET /usage failed: ${r.error}` };
-    if (r.status === 429 && attempt < (o.retries ?? 3)) {
-      const seconds = retryAfterSeconds(r.headers["retry-after"]);
-      o.onWait?.(`GET /usage rate-limited: waiting ${seconds} s (Retry-After)`);
-      await new Promise((done) => setTimeout(done, seconds * 1000));
-      continue;
-    }
-    if (r.status !== 200)
-      return { ok: false, status: r.status, error: `GET /usage answered ${r.status}`, headers: r.headers };
-    try {
-      const usage = (JSON.parse(r.body) as { usage?: unknown }).usage;
-      if (typeof usage === "number" && Number.isInteger(usage)) return { ok: true, balance: usage, headers: r.headers };
-    } catch {
-      // falls through: not the contract's usage body
-    }
-    return { ok: false, status: 200, error: "GET /usage did not answer a usage balance", headers: r.headers };
+  const r = await retryOn429(
+    () =>
+      sender.send(
+        { method: "GET", path: "/usage", headers: { authorization: `Bearer ${apiKey}` } },
+        { keepBody: true },
+      ),
+    {
+      attempts: (o.retries ?? 3) + 1,
+      onWait: (seconds) => o.onWait?.(`GET /usage rate-limited: waiting ${seconds} s (Retry-After)`),
+    },
+  );
+  if (!r.ok) return { ok: false, status: null, error: `GET /usage failed: ${r.error}` };
+  if (r.status !== 200)
+    return { ok: false, status: r.status, error: `GET /usage answered ${r.status}`, headers: r.headers };
+  try {
+    const usage = (JSON.parse(r.body) as { usage?: unknown }).usage;
+    if (typeof usage === "number" && Number.isInteger(usage)) return { ok: true, balance: usage, headers: r.headers };
+  } catch {
+    // falls through: not the contract's usage body
   }
+  return { ok: false, status: 200, error: "GET /usage did not answer a usage balance", headers: r.headers };
 }
 
 export interface AccountingInput {

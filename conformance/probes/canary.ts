@@ -13,7 +13,9 @@
 //   and what to do about it.
 // With a manifest, the suite first reads the canary page itself: a page that does not carry the manifest's token
 // (a forged or stale manifest, or another site) stops the real-page checks before the target is asked anything.
+
 import { randomBytes } from "node:crypto";
+import { createHttpClient } from "../../spec/http/client.ts";
 import type { Contract } from "../../spec/index.ts";
 import { json, status } from "../check-helpers.ts";
 import type { FixtureCanary } from "../fixtures/fixture-manifest.ts";
@@ -98,9 +100,14 @@ async function pickCanary(ctx: RunContext): Promise<{ canary: FixtureCanary } | 
   const canary = manifest.canaries[randomBytes(4).readUInt32BE() % manifest.canaries.length];
   // the suite reads the page itself first: a manifest whose token the site does not carry proves nothing
   const url = `${base}${canary.path}`;
-  const seen = await fetch(url, { signal: AbortSignal.timeout(ctx.options.requestTimeoutMs) })
-    .then(async (r) => ({ status: r.status, text: await r.text() }))
-    .catch((err: Error) => ({ status: 0, text: `${err.name}: ${(err.cause as Error)?.message ?? err.message}` }));
+  const http = createHttpClient();
+  const answer = await http
+    .request({ method: "GET", url, timeoutMs: ctx.options.requestTimeoutMs })
+    .catch((err: Error) => ({ ok: false as const, kind: "dropped", message: `${err.name}: ${err.message}` }))
+    .finally(() => http.close());
+  const seen = answer.ok
+    ? { status: answer.status, text: answer.body.toString("utf8") }
+    : { status: 0, text: `${answer.kind}: ${answer.message}` };
   if (seen.status !== 200)
     return {
       kind: "fixture-unreachable",

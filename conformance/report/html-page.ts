@@ -1,13 +1,13 @@
 // One self-contained HTML page (no external asset): the summary, every check with its interface-spec section and
 // basis, the failing exchanges with request, response and a curl command, and a client-side filter by status.
 
+import { curlCommand } from "../../spec/report/curl.ts";
+import { xmlEscape } from "../../spec/report/junit.ts";
 import { checkCount, SKIP_KINDS, type SkipTally } from "../skip-reasons.ts";
 import { basisLabel, type CheckResult, type ConformanceResult, type Exchange } from "../types.ts";
-import { curlCommand } from "./curl-command.ts";
 import { FILTER_SCRIPT, STYLE } from "./html-assets.ts";
 
-const esc = (s: unknown) =>
-  String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = (s: unknown) => xmlEscape(String(s));
 const BODY_LIMIT = 4000;
 const SAMPLE = 3;
 const FAILING_SHOWN = 20;
@@ -31,7 +31,7 @@ function exchange(ex: Exchange, withCurl: boolean, anchor: string): string {
   return `<div class="exchange" id="${anchor}-${ex.id}">
 <div class="exhead">#${ex.id} · ${esc(ex.request.method)} ${esc(ex.request.url)} → ${r ? r.status : "no answer"} · ${ex.durationMs} ms · by ${esc(ex.by)}</div>
 <div class="pair"><pre class="req">${esc(ex.request.method)} ${esc(ex.request.url)}\n${headers(ex.request.headers)}${body(ex.request.body)}</pre><pre class="res">${res}</pre></div>
-${withCurl ? `<pre class="curl">${esc(curlCommand(ex))}</pre>` : ""}</div>`;
+${withCurl ? `<pre class="curl">${esc(curlCommand({ method: ex.request.method, url: ex.request.url, headers: ex.request.headers, body: ex.request.body }))}</pre>` : ""}</div>`;
 }
 
 function check(c: CheckResult, byId: Map<number, Exchange>): string {

@@ -5,7 +5,9 @@
 // pages (/status/404, /status/410) when they answer 404 or 410, plus one host that never resolves. Every URL is
 // fetched once here and its status kept: that status, not a guess, is what a call naming it must reflect (the
 // same page with a fragment answers the same: the fragment is never sent).
+
 import { gunzipSync } from "node:zlib";
+import { createHttpClient, headerText } from "../../spec/http/client.ts";
 
 /** RFC 6761: names under .invalid never resolve, so a target that fetches it cannot reach it. */
 export const UNREACHABLE_URL = "http://plumbline-fuzz-unreachable.invalid/";
@@ -35,12 +37,15 @@ interface Fetched {
 }
 
 async function get(url: string, timeoutMs: number): Promise<Fetched | null> {
+  const http = createHttpClient();
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "*/*" } });
-    const body = Buffer.from(await res.arrayBuffer());
-    return { status: res.status, type: (res.headers.get("content-type") ?? "").toLowerCase(), body };
+    const res = await http.request({ method: "GET", url, headers: { accept: "*/*" }, timeoutMs });
+    if (!res.ok) return null;
+    return { status: res.status, type: (headerText(res.headers, "content-type") ?? "").toLowerCase(), body: res.body };
   } catch {
     return null;
+  } finally {
+    http.close();
   }
 }
 

@@ -1,8 +1,7 @@
-// The fuzzer's HTTP client: keep-alive node:http(s), a per-request timeout (issue 6: "never a hang"), and transport
+// The fuzzer's HTTP client, over the shared one (spec/http/client.ts): keep-alive node:http(s), a per-request timeout (issue 6: "never a hang"), and transport
 // failures returned as values so a dropped connection is a finding, not a crash (issue 6: "never a dropped
 // connection"). It speaks to any target; nothing here knows the mock.
-import http from "node:http";
-import https from "node:https";
+import { createHttpClient as createSharedClient, retryOn429 } from "../../spec/http/client.ts";
 import { createPacer, type RateOption, retryAfterSeconds } from "../../spec/rate-limit-headers.ts";
 
 /** A target-independent request: what the corpus stores and what curl reproduces. */
@@ -80,108 +79,64 @@ export { retryAfterSeconds };
 
 export function createHttpClient(o: HttpClientOptions): HttpClient {
   const base = new URL(o.baseUrl);
-  const secure = base.protocol === "https:";
-  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const prefix = base.pathname.replace(/\/$/, "");
   const deadline = o.deadline ?? (() => null);
   const pacer = createPacer(o.rate ?? "auto", deadline);
-
-  function once(req: FuzzRequest, key: string | null): Promise<HttpOutcome & { reused?: boolean }> {
-    const started = performance.now();
-    const payload = req.rawBody ?? (req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body), "utf8"));
-    const headers: Record<string, string | number> = { accept: "application/json, */*" };
-    if (key) headers.authorization = `Bearer ${key}`;
-    Object.assign(headers, req.headers);
-    if (payload !== undefined) {
-      headers["content-type"] = req.contentType ?? "application/json";
-      headers["content-length"] = Buffer.byteLength(payload);
-    }
-    return new Promise((resolve) => {
-      let settled = false;
-      const done = (v: HttpOutcome & { reused?: boolean }) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(v);
-      };
-      const ms = () => performance.now() - started;
-      const request = (secure ? https : http).request(
-        { host: base.hostname, port: base.port, method: req.method, path: prefix + req.path, headers, agent },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("error", (e) => done({ ok: false, kind: "dropped", message: e.message, ms: ms() }));
-          res.on("aborted", () => done({ ok: false, kind: "dropped", message: "response aborted", ms: ms() }));
-          res.on("end", () => {
-            const buf = Buffer.concat(chunks);
-            const contentType = String(res.headers["content-type"] ?? "");
-            let json: unknown;
-            let jsonError = false;
-            if (/json/i.test(contentType)) {
-              try {
-                json = JSON.parse(buf.toString("utf8"));
-              } catch {
-                jsonError = true;
-              }
-            }
-            done({
-              ok: true,
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              contentType,
-              json,
-              jsonError,
-              bytes: buf.length,
-              ms: ms(),
-            });
-          });
-        },
-      );
-      const allowance = answerAllowanceMs(req, o.timeoutMs);
-      const timer = setTimeout(() => {
-        done({ ok: false, kind: "timeout", message: `no answer within ${allowance} ms`, ms: ms() });
-        request.destroy();
-      }, allowance);
-      request.on("error", (e: NodeJS.ErrnoException) => {
-        const kind = e.code === "ECONNREFUSED" || e.code === "ENOTFOUND" ? "refused" : "dropped";
-        done({
-          ok: false,
-          kind,
-          message: `${e.code ?? ""} ${e.message}`.trim(),
-          ms: ms(),
-          reused: request.reusedSocket,
-        });
-      });
-      request.end(payload);
-    });
-  }
+  const http = createSharedClient();
 
   async function send(req: FuzzRequest, key?: string | null): Promise<HttpOutcome> {
     const credential = key === undefined ? o.apiKey : key;
     await pacer.before(req.path);
-    let answer = await once(req, credential);
-    // A keep-alive socket the server closed while idle fails on reuse; Node's docs advise one retry.
-    if (!answer.ok && answer.kind === "dropped" && answer.reused) answer = await once(req, credential);
-    if (answer.ok) pacer.after(req.path, answer.headers);
-    return answer;
+    const payload = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
+    const headers: Record<string, string> = { accept: "application/json, */*" };
+    if (credential) headers.authorization = `Bearer ${credential}`;
+    Object.assign(headers, req.headers);
+    if (payload !== undefined) headers["content-type"] = req.contentType ?? "application/json";
+    const answer = await http.request({
+      method: req.method,
+      url: base.origin + prefix + req.path,
+      headers,
+      body: payload,
+      timeoutMs: answerAllowanceMs(req, o.timeoutMs),
+      redirect: "manual",
+    });
+    if (!answer.ok) return answer;
+    pacer.after(req.path, answer.headers);
+    const contentType = String(answer.headers["content-type"] ?? "");
+    let json: unknown;
+    let jsonError = false;
+    if (/json/i.test(contentType)) {
+      try {
+        json = JSON.parse(answer.body.toString("utf8"));
+      } catch {
+        jsonError = true;
+      }
+    }
+    return {
+      ok: true,
+      status: answer.status,
+      headers: answer.headers,
+      contentType,
+      json,
+      jsonError,
+      bytes: answer.body.length,
+      ms: answer.ms,
+    };
   }
 
   return {
     baseUrl: base.origin + prefix,
     send,
     async read(req, key) {
-      for (let attempt = 1; ; attempt++) {
-        const answer = await send(req, key);
-        if (!answer.ok || answer.status !== 429 || attempt >= MAX_READ_ATTEMPTS) return answer;
-        const seconds = retryAfterSeconds(answer.headers["retry-after"]);
-        const end = deadline();
-        if (end !== null && Date.now() + seconds * 1000 > end) return answer;
-        o.onWait?.(`  rate-limited on ${req.method} ${req.path}: waiting ${seconds} s (Retry-After)`);
-        await new Promise((r) => setTimeout(r, seconds * 1000));
-      }
+      return retryOn429(() => send(req, key), {
+        attempts: MAX_READ_ATTEMPTS,
+        deadline,
+        onWait: (seconds) =>
+          o.onWait?.(`  rate-limited on ${req.method} ${req.path}: waiting ${seconds} s (Retry-After)`),
+      });
     },
     close() {
-      agent.destroy();
+      http.close();
     },
   };
 }

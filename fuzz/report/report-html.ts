@@ -1,10 +1,9 @@
 // A small self-contained HTML page of a fuzz run: verdict, throughput, one section per property with the shrunk
 // counterexample, its failures and the curl commands that reproduce it. No script, no external asset.
+import { xmlEscape } from "../../spec/report/junit.ts";
 import type { FailureReport, FuzzReport, PropertyReport } from "./fuzz-report.ts";
 
-function esc(v: unknown): string {
-  return String(v).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+const esc = (v: unknown) => xmlEscape(String(v));
 
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1d1d1f}
 h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}table{border-collapse:collapse;width:100%}

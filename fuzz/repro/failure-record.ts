@@ -8,7 +8,7 @@ import { executedSpecs, type ModelInput } from "../model/model-property.ts";
 import type { PropertyOutcome } from "../properties/check-property.ts";
 import type { FailureReport } from "../report/fuzz-report.ts";
 import { type CorpusEntry, type PropertyName, writeCorpusEntry } from "./corpus-entry.ts";
-import { curlCommand } from "./curl-command.ts";
+import { fuzzCurl as curlCommand } from "./fuzz-curl.ts";
 
 export interface FailureContext {
   baseUrl: string;

@@ -56,8 +56,8 @@ describe("plumbline gate against npm start (issue 27: the mock with its default 
       // limits waited out by a balance read, the load's drain of at most 10 s): bounded by the work, not the machine
       expect(json.seconds).toBeLessThanOrEqual(120 + 60 + 10);
       const junit = readFileSync(join(r.dir, "junit.xml"), "utf8");
-      expect(junit).toMatch(/<testcase name="skipped: synthetic \(\d+ checks\)" classname="conform\.skips"/);
-      expect(junit).toMatch(/<testcase name="rate limits" classname="load\.limits"/);
+      expect(junit).toMatch(/<testcase classname="conform\.skips" name="skipped: synthetic \(\d+ checks\)"/);
+      expect(junit).toMatch(/<testcase classname="load\.limits" name="rate limits"/);
     } finally {
       await mock.stop();
     }

@@ -159,7 +159,7 @@ describe("plumbline gate", () => {
       expect(suite).toBe("conform");
       expect(failures).toBeGreaterThan(0);
       expect(readFileSync(join(r.dir, "junit.xml"), "utf8")).toMatch(
-        /<testcase name="[^"]*request-id[^"]*"[^>]*><failure/,
+        /<testcase [^>]*name="[^"]*request-id[^"]*"[^>]*>\s*<failure/,
       );
       expect(readFileSync(join(r.dir, "index.html"), "utf8")).toContain("plumbline gate: FAILED");
     } finally {

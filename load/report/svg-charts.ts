@@ -1,8 +1,9 @@
 // Inline SVG charts for the HTML report: a line chart (values over time) and a grouped bar chart. Plain
 // strings, no script and no external asset, so the page opens anywhere (an archived CI artefact included).
+import { xmlEscape } from "../../spec/report/junit.ts";
 
-export const esc = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/** The shared XML escaper: SVG is XML, so the characters XML forbids are dropped too. */
+export const esc = xmlEscape;
 
 export const PALETTE = ["#2563eb", "#f59e0b", "#dc2626", "#059669", "#7c3aed", "#db2777", "#0891b2", "#65a30d"];
 

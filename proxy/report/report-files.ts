@@ -3,21 +3,9 @@
 // name and renamed, so a CI job reading them never sees half a file.
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { junitXml as writeJunit, xmlEscape } from "../../spec/report/junit.ts";
 import { RULES } from "../judge/rules.ts";
 import type { ProxyReport, ReportedViolation } from "./violation-report.ts";
-
-const xmlChar = (ch: string) => {
-  const c = ch.codePointAt(0) ?? 0;
-  return c === 9 || c === 10 || c === 13 || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || c > 0xffff;
-};
-const xmlEscape = (s: string) =>
-  [...s]
-    .filter(xmlChar)
-    .join("")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
 
 function describe(v: ReportedViolation): string {
   const e = v.exchange;
@@ -27,38 +15,31 @@ function describe(v: ReportedViolation): string {
 }
 
 export function junitXml(r: ProxyReport): string {
-  const suites = r.operations.map((op) => {
-    const cases = RULES.map((rule) => {
-      const g = op.rules.find((x) => x.rule === rule.id);
-      const head = `    <testcase classname="proxy.${xmlEscape(op.operationId)}" name="${rule.id}" time="0">`;
-      if (!g) return `${head}</testcase>`;
-      const lines = g.examples.map(describe);
-      if (g.count > g.examples.length) lines.push(`… and ${g.count - g.examples.length} more`);
-      const curls = g.examples.slice(0, 3).map((v) => `#${v.exchangeId}: ${v.curl}`);
-      return [
-        head,
-        `      <failure message="${xmlEscape(`${g.count} violation(s): ${g.examples[0]?.message ?? rule.title}`)}" type="${rule.severity}">${xmlEscape(
-          [rule.title, `basis: ${rule.basis}`, ...lines, "", ...curls].join("\n"),
-        )}</failure>`,
-        "    </testcase>",
-      ].join("\n");
-    });
-    const failures = op.rules.length;
-    return [
-      `  <testsuite name="proxy.${xmlEscape(op.operationId)}" tests="${RULES.length}" failures="${failures}" errors="0" skipped="0" time="0" timestamp="${r.startedAt}">`,
-      `    <properties><property name="exchanges" value="${op.exchanges}"/></properties>`,
-      ...cases,
-      "  </testsuite>",
-    ].join("\n");
+  return writeJunit({
+    name: `plumbline proxy (${r.upstream})`,
+    seconds: 0,
+    suites: r.operations.map((op) => ({
+      name: `proxy.${op.operationId}`,
+      timestamp: r.startedAt,
+      properties: [["exchanges", op.exchanges]],
+      cases: RULES.map((rule) => {
+        const g = op.rules.find((x) => x.rule === rule.id);
+        const c = { classname: `proxy.${op.operationId}`, name: rule.id };
+        if (!g) return c;
+        const lines = g.examples.map(describe);
+        if (g.count > g.examples.length) lines.push(`… and ${g.count - g.examples.length} more`);
+        const curls = g.examples.slice(0, 3).map((v) => `#${v.exchangeId}: ${v.curl}`);
+        return {
+          ...c,
+          failure: {
+            message: `${g.count} violation(s): ${g.examples[0]?.message ?? rule.title}`,
+            type: rule.severity,
+            text: [rule.title, `basis: ${rule.basis}`, ...lines, "", ...curls].join("\n"),
+          },
+        };
+      }),
+    })),
   });
-  const failures = r.operations.reduce((s, op) => s + op.rules.length, 0);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="plumbline proxy (${xmlEscape(r.upstream)})" tests="${r.operations.length * RULES.length}" failures="${failures}" errors="0" skipped="0" time="0">`,
-    ...suites,
-    "</testsuites>",
-    "",
-  ].join("\n");
 }
 
 const h = xmlEscape;

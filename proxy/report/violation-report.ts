@@ -3,12 +3,14 @@
 // running for days holds a bounded report.
 import { readFileSync } from "node:fs";
 import type { Contract } from "../../spec/index.ts";
+import { curlCommand } from "../../spec/report/curl.ts";
 import type { Exchange, ExchangeSink } from "../exchange.ts";
+import { headerValue } from "../hop-headers.ts";
 import { createExchangeJudge, type Violation } from "../judge/exchange-judge.ts";
 import { RULE_BY_ID, RULES, type Rule } from "../judge/rules.ts";
 import type { OperationMatcher } from "../operation-match.ts";
 import { type BodyView, type RedactedView, redactedView, type ViewOptions } from "../redacted-view.ts";
-import { curlLine } from "./curl-line.ts";
+import { REDACTED } from "../redaction.ts";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -84,6 +86,26 @@ function clipped(view: RedactedView): RedactedView {
   clip(view.requestBody);
   clip(view.response?.body);
   return view;
+}
+
+/**
+ * The curl line of a recorded request, from its redacted view: a redacted credential keeps only its scheme (read
+ * from the request, never its value), which the renderer turns into `$PLUMBLINE_API_KEY` for a bearer key.
+ */
+export function curlLine(view: RedactedView, ex: Exchange): string {
+  const scheme = (headerValue(ex.request.headers, "authorization") ?? "").split(" ")[0];
+  const headers = view.requestHeaders.map(([name, value]): [string, string] =>
+    name.toLowerCase() === "authorization" && value === REDACTED && scheme
+      ? [name, `${scheme} ${REDACTED}`]
+      : [name, value],
+  );
+  const body = view.requestBody;
+  return curlCommand({
+    method: view.method,
+    url: view.url,
+    headers,
+    body: !body ? undefined : body.encoding === "base64" ? { binary: true, note: "base64 in the report" } : body.text,
+  });
 }
 
 export interface ViolationReport extends ExchangeSink {

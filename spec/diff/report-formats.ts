@@ -1,6 +1,7 @@
 // The outputs of `spec diff`, each rendered from the typed result: text for people, JSON for tools, JUnit (one test
 // case per change) for CI dashboards, Markdown for pull-request comments, GitHub workflow commands for annotations
 // on REVISION's lines.
+import { type JunitCase, junitXml } from "../report/junit.ts";
 import type { SpecChange } from "./changes.ts";
 import type { DiffResult, FailOn } from "./diff-specs.ts";
 import { LEVEL_RANK, type Level, RULES } from "./rules.ts";
@@ -36,26 +37,23 @@ const failing = (c: SpecChange, failOn: FailOn | undefined) =>
   failOn !== undefined &&
   LEVEL_RANK[c.level] <= (failOn === "breaking" ? LEVEL_RANK.breaking : LEVEL_RANK["potentially-breaking"]);
 
-const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
 function junit(r: DiffResult, failOn: FailOn | undefined): string {
-  const failures = r.changes.filter((c) => failing(c, failOn)).length;
-  const cases = r.changes.map((c) => {
-    const name = xml(`${c.rule}: ${ops(c)}: ${c.message}`);
+  const cases = r.changes.map((c): JunitCase => {
     const body = `${c.message}\nbase: ${c.base?.pointer ?? "-"}\nrevision: ${c.revision ? `${c.revision.pointer} (line ${c.revision.line})` : "-"}`;
-    const inner = failing(c, failOn)
-      ? `<failure type="${c.level}" message="${xml(c.message)}">${xml(body)}</failure>`
-      : `<system-out>${xml(`${c.level}: ${body}`)}</system-out>`;
-    return `    <testcase classname="spec-diff.${c.level}" name="${name}" file="${xml(r.revisionFile)}" line="${c.revision?.line ?? 0}">${inner}</testcase>`;
+    return {
+      classname: `spec-diff.${c.level}`,
+      name: `${c.rule}: ${ops(c)}: ${c.message}`,
+      file: r.revisionFile,
+      line: c.revision?.line ?? 0,
+      ...(failing(c, failOn)
+        ? { failure: { type: c.level, message: c.message, text: body } }
+        : { output: `${c.level}: ${body}` }),
+    };
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="plumbline spec diff" tests="${r.changes.length}" failures="${failures}">`,
-    `  <testsuite name="${xml(`${r.base} → ${r.revision}`)}" tests="${r.changes.length}" failures="${failures}">`,
-    ...cases,
-    "  </testsuite>",
-    "</testsuites>",
-  ].join("\n");
+  return junitXml({ name: "plumbline spec diff", suites: [{ name: `${r.base} → ${r.revision}`, cases }] }).replace(
+    /\n$/,
+    "",
+  );
 }
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
