@@ -42,47 +42,38 @@ function map<T>(pending: Promise<EngineResult<T>>, to: (value: T) => Produced): 
 
 const ok200 = json(200);
 
-/** The operation's run when its target URL can be one (target-url.ts), else its 400, before any engine runs. */
-function onTarget<T>(body: unknown, run: () => Promise<EngineResult<T>>): Promise<EngineResult<T>> {
-  const refused = targetUrlRefusal((body as { url: unknown }).url);
-  return refused ? Promise.resolve(refused) : run();
+/**
+ * An executor of an operation that names a target URL, refusing one that cannot be a target (target-url.ts) with its
+ * 400 before any engine runs.
+ */
+function onTarget(run: Executor): Executor {
+  return (body, ctx) => {
+    const refused = targetUrlRefusal((body as { url: unknown }).url);
+    return refused ? Promise.resolve(refused) : run(body, ctx);
+  };
 }
 
 export function createExecutors(engines: Engines, deepcrawl: DeepcrawlService): Record<string, Executor> {
   return {
     search: (b, c) => map(engines.search(b as Schemas["SearchParameters"], c.engine), ok200),
     news: (b, c) => map(engines.news(b as Schemas["NewsParameters"], c.engine), ok200),
-    crawl: (b, c) =>
-      map(
-        onTarget(b, () => engines.crawl(b as Schemas["CrawlRequest"], c.engine)),
-        ok200,
-      ),
-    sitemap: (b, c) =>
-      map(
-        onTarget(b, () => engines.sitemap(b as Schemas["SitemapRequest"], c.engine)),
-        ok200,
-      ),
+    crawl: onTarget((b, c) => map(engines.crawl(b as Schemas["CrawlRequest"], c.engine), ok200)),
+    sitemap: onTarget((b, c) => map(engines.sitemap(b as Schemas["SitemapRequest"], c.engine), ok200)),
     trending: (b, c) => map(engines.trending(b as Schemas["TrendingRequest"], c.engine), ok200),
-    extract: (b, c) =>
-      map(
-        onTarget(b, () => engines.extract(b as Schemas["ExtractRequest"], c.engine)),
-        ok200,
-      ),
-    screenshot: (b, c) =>
-      map(
-        onTarget(b, () => engines.screenshot(b as Schemas["ScreenshotRequest"], c.engine)),
-        (img) => ({
-          status: 200,
-          contentType: img.contentType,
-          payload: img.body,
-        }),
-      ),
+    extract: onTarget((b, c) => map(engines.extract(b as Schemas["ExtractRequest"], c.engine), ok200)),
+    screenshot: onTarget((b, c) =>
+      map(engines.screenshot(b as Schemas["ScreenshotRequest"], c.engine), (img) => ({
+        status: 200,
+        contentType: img.contentType,
+        payload: img.body,
+      })),
+    ),
     // 202 with the accepted task; the result is polled (interface-spec "POST /deepcrawl")
-    deepcrawl: (b, c) =>
-      map(
-        onTarget(b, () => deepcrawl.start(c.account.id, b as Schemas["DeepcrawlRequest"], c.engine)),
-        (task) => json(202)({ taskId: task.taskId, status: "queued" }),
+    deepcrawl: onTarget((b, c) =>
+      map(deepcrawl.start(c.account.id, b as Schemas["DeepcrawlRequest"], c.engine), (task) =>
+        json(202)({ taskId: task.taskId, status: "queued" }),
       ),
+    ),
   };
 }
 
