@@ -47,11 +47,22 @@ export function hostAllowed(o: HostGuardOptions): (host: string | undefined) => 
       // not a URL: nothing to serve
     }
   }
+  const judge = (host: string) => {
+    const name = hostName(host);
+    return isIP(name) !== 0 || exact.has(name) || suffixes.some((s) => name.endsWith(s));
+  };
+  // a client sends the same Host on every request: its verdict is kept (a bounded map: a flood of invented names
+  // is judged each time once it is full), so a request costs a lookup, not a parse
+  const verdicts = new Map<string, boolean>();
   return (host) => {
     // HTTP/1.0 without a Host: no browser sends that
     if (host === undefined || host === "") return true;
-    const name = hostName(host);
-    return isIP(name) !== 0 || exact.has(name) || suffixes.some((s) => name.endsWith(s));
+    let ok = verdicts.get(host);
+    if (ok === undefined) {
+      ok = judge(host);
+      if (verdicts.size < 256) verdicts.set(host, ok);
+    }
+    return ok;
   };
 }
 
