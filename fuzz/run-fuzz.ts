@@ -5,6 +5,8 @@
 // 2 the run could not proceed (style: "exit codes mean one thing each").
 import { join } from "node:path";
 import { loadContract } from "../spec/index.ts";
+import { parseRateLimitPolicy } from "../spec/rate-limit-headers.ts";
+import { plural } from "../spec/report/plural.ts";
 import { operationCases } from "./arbitraries/operation-cases.ts";
 import { readBalance } from "./checks/run-case.ts";
 import type { Waiver } from "./checks/waivers.ts";
@@ -76,6 +78,21 @@ export interface FuzzOptions {
 
 export interface FuzzResult extends ReportState {}
 
+/**
+ * What the run says at its start about its pace: the target's advertised limit (RateLimit-Policy) and that the run
+ * keeps under it, a fixed --rate, or that it sends as fast as the target answers.
+ */
+export function pacingLine(rate: number | "auto", ratePolicy: string | undefined): string {
+  if (typeof rate === "number")
+    return rate > 0
+      ? `pacing: at most ${rate} requests/s (--rate)`
+      : "pacing: none (--rate 0): as fast as the target answers";
+  const policy = parseRateLimitPolicy(ratePolicy);
+  if (!policy) return "pacing: none: the target advertises no rate limit (no RateLimit-Policy on GET /usage)";
+  const perSecond = policy.quota / policy.windowSeconds;
+  return `pacing: the target allows ${plural(policy.quota, "request")} per ${policy.windowSeconds} s (RateLimit-Policy "${policy.policy}", ${perSecond.toFixed(perSecond < 10 ? 2 : 0)}/s): the run spreads its requests over each window as the RateLimit header says, so it goes slower than the target answers (--rate N sets a pace instead)`;
+}
+
 export function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
   return fuzz({ ...options, only: options.operations ?? options.only });
 }
@@ -104,7 +121,7 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
   });
   try {
     const probe = await probeTarget(client);
-    if (!probe.ok) return couldNotRun(`the target does not answer: ${probe.reason}`);
+    if (!probe.ok) return couldNotRun(probe.reason);
     const target = probe.target;
     state.report.target = { url: target.baseUrl, version: target.version, admin: target.admin, clock: target.clock };
     const balance = await readBalance(client, o.apiKey);
@@ -114,6 +131,7 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
     log(
       `plumbline fuzz ${target.baseUrl} seed ${seed}${target.admin ? ` (mock admin API, ${target.clock} clock)` : ""}`,
     );
+    log(pacingLine(o.rate ?? "auto", balance.ratePolicy));
     let site: FixtureSite | null = null;
     if (o.fixtureUrl && target.admin)
       log(`--fixture-url ignored: the target is the mock (GET /__mock), it fetches nothing`);

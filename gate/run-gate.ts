@@ -9,7 +9,8 @@ import { runConformance } from "../conformance/index.ts";
 import { checkCount, parseAllowSkipped, SKIP_KINDS, tallyText } from "../conformance/skip-reasons.ts";
 import { runFuzz } from "../fuzz/index.ts";
 import { readScenario, runLoad } from "../load/index.ts";
-import { createHttpClient, retryOn429 } from "../spec/http/client.ts";
+import { createHttpClient, type HttpAnswer, retryOn429 } from "../spec/http/client.ts";
+import { probeTarget, unreachableLine } from "../spec/http/target-probe.ts";
 import { loadContract } from "../spec/index.ts";
 import { gateJunit } from "./gate-junit.ts";
 import { gatePage } from "./gate-page.ts";
@@ -103,15 +104,40 @@ async function readBalance(target: string, key: string): Promise<number | null> 
 
 const firstLine = (s: string) => s.split("\n")[0];
 
-/** Waits until the target answers HTTP at all; the last connection error when it never did within `seconds`. */
-async function waitForTarget(target: string, seconds: number): Promise<string | null> {
-  const until = Date.now() + seconds * 1000;
+/** Seconds between the lines saying the gate still waits for its target. */
+const WAIT_NOTICE_SECONDS = 5;
+
+/**
+ * Waits until the target answers HTTP at all, saying what it waits for: at the first refusal, then every
+ * WAIT_NOTICE_SECONDS. The last failure when it never answered within `seconds`.
+ */
+async function waitForTarget(
+  target: string,
+  seconds: number,
+  log: (line: string) => void,
+): Promise<Extract<HttpAnswer, { ok: false }> | null> {
+  const t0 = Date.now();
+  const until = t0 + seconds * 1000;
+  let nextNotice = 0;
   const http = createHttpClient();
   try {
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       const res = await http.request({ method: "GET", url: `${target}/health`, timeoutMs: 5000 });
-      if (res.ok) return null;
-      if (Date.now() >= until) return res.code ?? res.message;
+      if (res.ok) {
+        if (attempt > 0) log(`gate: ${target} answers (after ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+        return null;
+      }
+      if (Date.now() >= until) return res;
+      if (Date.now() >= nextNotice) {
+        const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+        const why = unreachableLine(target, res).replace(/: is the server running\?$/, "");
+        log(
+          attempt === 0
+            ? `gate: waiting up to ${seconds} s for ${target}/health to answer: ${why}`
+            : `gate: still waiting for ${target}/health (${left} s left): ${why}`,
+        );
+        nextNotice = Date.now() + WAIT_NOTICE_SECONDS * 1000;
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
   } finally {
@@ -149,8 +175,8 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
   const log = o.onProgress ?? (() => {});
   const started = Date.now();
   /** Nothing ran: exit code 2, the reason logged and returned. */
+  // the reason is the result's error, printed once by the caller
   const couldNotRun = (error: string): GateResult => {
-    log(`gate: could not run: ${error}`);
     return {
       exitCode: 2,
       target: o.target,
@@ -179,11 +205,14 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
   const stageDir = (s: StageName) => (dir === null ? null : join(dir, s));
   const outcomes: StageOutcome[] = [];
   const waitSeconds = o.waitForTargetSeconds ?? 30;
-  const unreachable = await waitForTarget(target, waitSeconds);
+  const unreachable = await waitForTarget(target, waitSeconds, log);
   if (unreachable !== null)
     return couldNotRun(
-      `the target did not answer at ${target}/health${waitSeconds ? ` within ${waitSeconds} s` : ""} (${unreachable}); is it started, and is the URL right? (--wait-for-target S waits longer)`,
+      `${unreachableLine(target, unreachable)}${waitSeconds ? ` (waited ${waitSeconds} s; --wait-for-target S waits longer)` : ""}`,
     );
+  // something answers: it must be this API (a static site, another service are refused before any stage)
+  const probe = await probeTarget(target);
+  if (!probe.ok) return couldNotRun(probe.message);
   const startBalance = await readBalance(target, o.apiKey);
   let spent = 0;
   // the account's balance is the most the gate can spend: without --budget-credits it is the budget, so no stage

@@ -189,6 +189,17 @@ under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
       exits(async (opts, cmd) => {
         if (!opts.replay && (opts.replayInvalid || cmd.getOptionValueSource("replayMatch") === "cli"))
           usageError(cmd, "--replay-match and --replay-invalid go with --replay FILE");
+        if (opts.spec) {
+          // the document is read before anything starts: a wrong path is one line naming the flag, exit 2
+          const { readRawDocument } = await import("../spec/document.ts");
+          try {
+            readRawDocument(opts.spec);
+          } catch (err) {
+            throw new Error(
+              `--spec ${(err as Error).message}; give the path of an OpenAPI 3.1 document (YAML or JSON)`,
+            );
+          }
+        }
         const { startMock } = await import("./start-mock.ts");
         const paymentMethods = opts.paymentMethod
           ? (await import("../reference/platform/payment-methods.ts")).paymentMethodsFromFlags(
