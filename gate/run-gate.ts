@@ -9,6 +9,7 @@ import { runConformance } from "../conformance/index.ts";
 import { checkCount, parseAllowSkipped, SKIP_KINDS, tallyText } from "../conformance/skip-reasons.ts";
 import { runFuzz } from "../fuzz/index.ts";
 import { readScenario, runLoad } from "../load/index.ts";
+import { progressLine } from "../load/render-summary.ts";
 import { createHttpClient, type HttpAnswer, retryOn429 } from "../spec/http/client.ts";
 import { probeTarget, unreachableLine } from "../spec/http/target-probe.ts";
 import { loadContract } from "../spec/index.ts";
@@ -68,6 +69,8 @@ export interface GateOptions {
 }
 
 const SHRINK_SECONDS = 5;
+/** Seconds between the load stage's progress lines. */
+const LOAD_PROGRESS_SECONDS = 5;
 /** The gate's default load budgets (load/thresholds/gate.json): correctness, never the machine's speed. */
 export const GATE_THRESHOLDS = "gate";
 /** Arrivals per second above which a credit budget does not set the load's pace (the cap still holds). */
@@ -363,6 +366,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       // a budget no rate of a short run can reach binds nothing: the closed loop, under the credit cap
       if (rate > MAX_BUDGET_RATE) rate = undefined;
     }
+    let lastProgress = 0;
     const r = await runLoad({
       target,
       apiKey: o.apiKey,
@@ -378,6 +382,12 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       allowRemote: o.allowRemote,
       reportDir,
       onWait: (l) => log(`  ${l}`),
+      // a line every LOAD_PROGRESS_SECONDS (the load samples each second): the stage is never silent for long
+      onProgress: (p) => {
+        if (p.elapsedSeconds < lastProgress + LOAD_PROGRESS_SECONDS) return;
+        lastProgress = p.elapsedSeconds;
+        log(`  ${progressLine(p, durationSeconds)}`);
+      },
     });
     if (!r.ok) return { ...base, exitCode: 2, error: r.error, report: null, summary: "" };
     const rep = r.report;

@@ -145,3 +145,37 @@ describe("fuzz against a rate-limited mock", () => {
     );
   });
 });
+
+describe("the gate's load stage", () => {
+  let mock: MockProcess;
+  beforeAll(async () => {
+    mock = await startMockProcess(["--rate-limit", "0", "--key", "LOAD:100000000"]);
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  it("prints its progress while it runs, not only its verdict", async () => {
+    // --time 12: a load run of about 8 s (the gate keeps 4 s for its warm-up and reads), so at least one line at 5 s
+    const r = await runCli([
+      "gate",
+      "--target",
+      mock.url,
+      "--api-key",
+      "LOAD",
+      "--stages",
+      "load",
+      "--time",
+      "12",
+      "--no-report",
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const lines = r.stdout.split("\n");
+    const progress = lines.filter((l) =>
+      /^ {2}\[ +\d+\/\d+ s\] +\d+ answers\/s {2}p99 .* total \d+ {2}errors 0$/.test(l),
+    );
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(lines.indexOf(progress[0])).toBeLessThan(lines.findIndex((l) => l.startsWith("gate: load passed")));
+    expect(lines.at(-2)).toMatch(/^gate passed in \d+\.\d s, \d+ credits?: load 0$/);
+  });
+});
