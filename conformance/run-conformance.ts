@@ -138,11 +138,13 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     // over the cap even if every costly edge were judged for free: refused before any request
     result.planCredits = best.plan.credits;
     o.onProgress(
-      `plan: ${best.plan.checks.length} checks, at least ${best.plan.credits} credits on the target account`,
+      `plan: ${plural(best.plan.checks.length, "check")}, at least ${plural(best.plan.credits, "credit")} on the target account`,
     );
     for (const line of planLines(contract, altContract, o, scope, best.plan, new Set(toCalibrate))) o.onProgress(line);
     const refusals = toCalibrate.length ? " even with every costly edge judged by a payment refusal" : "";
-    return stop(`the plan may spend ${best.plan.credits} credits${refusals}, over --max-credits ${o.maxCredits}`);
+    return stop(
+      `the plan may spend ${plural(best.plan.credits, "credit")}${refusals}, over --max-credits ${o.maxCredits}`,
+    );
   }
   const refusal = toCalibrate.length ? await calibrateRefusal(http, contract, toCalibrate) : NO_REFUSAL;
   if (refusal.unreachable) return stop(`target ${o.target} unreachable: ${refusal.unreachable}`);
@@ -151,15 +153,15 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   const { plan } = planned;
   result.planCredits = plan.credits;
   const restricted = scope.selected
-    ? ` (operations ${scope.selected.join(", ")}; ${plan.unselected.length} checks not selected)`
+    ? ` (operations ${scope.selected.join(", ")}; ${plural(plan.unselected.length, "check")} not selected)`
     : "";
   o.onProgress(
-    `plan: ${plan.checks.length} checks, at most ${plan.credits} credits on the target account${restricted}`,
+    `plan: ${plural(plan.checks.length, "check")}, at most ${plural(plan.credits, "credit")} on the target account${restricted}`,
   );
   for (const line of refusalLines(refusal)) o.onProgress(line);
   for (const line of planLines(contract, altContract, o, scope, plan, refusal.operations)) o.onProgress(line);
   if (o.maxCredits !== undefined && plan.credits > o.maxCredits) {
-    return stop(`the plan may spend ${plan.credits} credits, over --max-credits ${o.maxCredits}`);
+    return stop(`the plan may spend ${plural(plan.credits, "credit")}, over --max-credits ${o.maxCredits}`);
   }
 
   // the semantic checks need pages the target can fetch: serve the fixture site here unless a copy is given
@@ -290,7 +292,7 @@ async function execute(
   const start = await balance(ctx, "preflight");
   if (start.exchange.response?.status === 401) return stop("the target refuses the API key (GET /usage → 401)");
   if (start.value !== null && start.value < plan.credits) {
-    return stop(`the account holds ${start.value} credits; the plan may spend ${plan.credits}`);
+    return stop(`the account holds ${plural(start.value, "credit")}; the plan may spend ${plan.credits}`);
   }
 
   const reasons = new Map(plan.unselected.map((u) => [u.check.id, u.reason]));

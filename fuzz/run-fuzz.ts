@@ -140,7 +140,7 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
       if (!read.ok) return couldNotRun(read.reason);
       site = read.site;
       state.report.fixture = { url: site.url, pages: site.pages, failing: site.failing };
-      log(`fixture site ${site.url}: ${site.pages.length} pages, ${site.failing.length} failing URLs`);
+      log(`fixture site ${site.url}: ${plural(site.pages.length, "page")}, ${site.failing.length} failing URLs`);
     }
     const cases = operationCases(contract.contractOperations, { only: o.only, ascii: o.ascii, site });
     const ctx: RunContext = {
@@ -170,7 +170,16 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
         p !== "stateful-model" || (!modelCapped && cases.some((c) => modelOperations(o.only).includes(c.operationId))),
     );
     const shares = wanted.reduce((sum, p) => sum + SHARE[p], 0);
-    const ticker = setInterval(() => log(`  … ${ctx.progress.reduce((n, p) => n + p.cases, 0)} cases`), 2000);
+    const ticker = setInterval(
+      () =>
+        log(
+          `  … ${plural(
+            ctx.progress.reduce((n, p) => n + p.cases, 0),
+            "case",
+          )}`,
+        ),
+      2000,
+    );
     ticker.unref();
     let failed = false;
     try {
@@ -189,7 +198,7 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
           shrinkMs: (o.shrinkSeconds ?? 10) * 1000,
         };
         log(
-          `${property}: ${plan.timeMs !== undefined ? `${(plan.timeMs / 1000).toFixed(1)} s` : `${plan.runs} runs`}, seed ${plan.seed}`,
+          `${property}: ${plan.timeMs !== undefined ? `${(plan.timeMs / 1000).toFixed(1)} s` : `${plural(plan.runs ?? 0, "run")}`}, seed ${plan.seed}`,
         );
         const corpusDir = o.corpusDir === undefined ? DEFAULT_CORPUS_DIR : o.corpusDir;
         const report = await runPropertyStep(ctx, property, plan, corpusDir, log);

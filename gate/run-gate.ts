@@ -13,6 +13,7 @@ import { progressLine } from "../load/render-summary.ts";
 import { createHttpClient, type HttpAnswer, retryOn429 } from "../spec/http/client.ts";
 import { probeTarget, unreachableLine } from "../spec/http/target-probe.ts";
 import { loadContract } from "../spec/index.ts";
+import { plural } from "../spec/report/plural.ts";
 import { gateJunit } from "./gate-junit.ts";
 import { gatePage } from "./gate-page.ts";
 import { type GateResult, STAGES, type StageName, type StageOutcome } from "./gate-types.ts";
@@ -156,7 +157,7 @@ function thresholdTally(ts: Array<{ status: string }>): string {
   const judged = ts.filter((t) => t.status !== "skipped");
   const held = judged.filter((t) => t.status === "passed").length;
   const skipped = ts.length - judged.length;
-  return `${held}/${judged.length} thresholds held${skipped ? ` (${skipped} not judged: not exercised or not judgeable at the run's rate)` : ""}`;
+  return `${held}/${plural(judged.length, "threshold")} held${skipped ? ` (${skipped} not judged: not exercised or not judgeable at the run's rate)` : ""}`;
 }
 
 /** Options that cannot work, found before anything is sent. */
@@ -228,7 +229,9 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
   for (const stage of stages) {
     const t0 = Date.now();
     const before = lastBalance;
-    log(`gate: ${stage} (${left().toFixed(0)} s and ${budgetLeft() ?? "unlimited"} credits left)`);
+    log(
+      `gate: ${stage} (${left().toFixed(0)} s and ${budgetLeft() === undefined ? "unlimited credits" : plural(budgetLeft() as number, "credit")} left)`,
+    );
     const outcome = await runStage(stage);
     const after = await readBalance(target, o.apiKey);
     lastBalance = after;
@@ -271,7 +274,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         creditsSpent: r.creditsSpent ?? null,
         error: r.error,
         report: reportDir === null || r.error ? null : "conform/report.html",
-        summary: `${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.warning} warnings, ${r.summary.skipped} skipped${skips.length ? ` (${tallyText(skips)})` : ""}${unmet.length ? `; precondition not met: ${unmet.map((t) => t.kind).join(", ")} (--allow-skipped to accept)` : ""}`,
+        summary: `${r.summary.passed} passed, ${r.summary.failed} failed, ${plural(r.summary.warning, "warning")}, ${r.summary.skipped} skipped${skips.length ? ` (${tallyText(skips)})` : ""}${unmet.length ? `; precondition not met: ${unmet.map((t) => t.kind).join(", ")} (--allow-skipped to accept)` : ""}`,
         cases: [
           ...r.checks.map((c) => ({
             name: c.id,
@@ -321,7 +324,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         exitCode: r.exitCode as 0 | 1 | 2,
         error: r.exitCode === 2 ? (r.report.error ?? "the fuzz run could not proceed") : undefined,
         report: reportDir === null || r.exitCode === 2 ? null : "fuzz/report.html",
-        summary: `${r.report.totals.cases} input cases in ${r.report.totals.seconds.toFixed(1)} s; ${props.filter((p) => p.passed).length}/${props.length} properties held`,
+        summary: `${plural(r.report.totals.cases, "input case")} in ${r.report.totals.seconds.toFixed(1)} s; ${props.filter((p) => p.passed).length}/${plural(props.length, "property", "properties")} held`,
         cases: [
           ...props.map((p) => ({
             name: p.property,
@@ -360,13 +363,16 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       const perRequest = averageRequestCredits(await loadContract(), scenario.scenario);
       rate = Math.round((budget / ((durationSeconds + warmupSeconds) * perRequest)) * 100) / 100;
       if (rate < 0.1) {
-        const error = `the ${budget} credits left cannot cover a request every 10 s for ${durationSeconds + warmupSeconds} s (${perRequest.toFixed(2)} credits a request on average)`;
+        const error = `the ${plural(budget, "credit")} left cannot cover a request every 10 s for ${durationSeconds + warmupSeconds} s (${perRequest.toFixed(2)} credits a request on average)`;
         return { ...base, exitCode: 2, error, report: null, summary: "" };
       }
       // a budget no rate of a short run can reach binds nothing: the closed loop, under the credit cap
       if (rate > MAX_BUDGET_RATE) rate = undefined;
     }
     let lastProgress = 0;
+    log(
+      `  load: ${durationSeconds} s measured after a ${warmupSeconds} s warm-up${rate === undefined ? "" : ` at ${rate} arrivals/s`}, a line every ${LOAD_PROGRESS_SECONDS} s`,
+    );
     const r = await runLoad({
       target,
       apiKey: o.apiKey,

@@ -35,7 +35,7 @@ function printReplay(r: ReplayReport) {
   for (const s of r.skipped) skipped.set(s.reason, (skipped.get(s.reason) ?? 0) + 1);
   const why = [...skipped].map(([reason, n]) => `${n} ${reason}`).join(", ");
   console.log(
-    `  replaying ${r.answers} recorded answers of ${r.entries} entries (match ${r.match}) from ${r.files.join(", ")}` +
+    `  replaying ${r.answers} recorded answers of ${plural(r.entries, "entry", "entries")} (match ${r.match}) from ${r.files.join(", ")}` +
       (why ? `; skipped: ${why}` : "") +
       "; GET /__mock/replay lists them",
   );
@@ -60,7 +60,7 @@ export function routeLines(contract: Contract, url: string): string[] {
         ? ""
         : " (free)";
   return [
-    `  routes: the contract's ${contract.contractOperations.length} operations and ${ops.length - contract.contractOperations.length} discovery documents, and /docs, /mcp, /__mock:`,
+    `  routes: the contract's ${plural(contract.contractOperations.length, "operation")} and ${ops.length - contract.contractOperations.length} discovery documents, and /docs, /mcp, /__mock:`,
     ...ops.map((op) => `    ${op.method.toUpperCase().padEnd(width)} ${url}${op.path}${price(op)}`),
   ];
 }
@@ -270,7 +270,7 @@ under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
         });
         console.log(`plumbline mock listening on ${mock.url}`);
         for (const k of mock.keys)
-          console.log(`  key ${k.key}: ${k.credits} credits (${k.credentialType ?? "api_key"})`);
+          console.log(`  key ${k.key}: ${plural(k.credits, "credit")} (${k.credentialType ?? "api_key"})`);
         console.log(`  pay per request: test method, key ${opts.paymentTestKey ?? DEMO_PAYMENT_KEY}`);
         if (mock.replay) printReplay(mock.replay);
         console.log(`  docs ${mock.url}/docs, admin ${mock.url}/__mock, clock ${opts.clock}, seed ${opts.seed}`);

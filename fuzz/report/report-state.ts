@@ -1,5 +1,6 @@
 // The report of a run while it is built, and its end: totals, the waivers that fired, the files written.
 import { join } from "node:path";
+import { plural } from "../../spec/report/plural.ts";
 import type { Waiver } from "../checks/waivers.ts";
 import { type FuzzReport, writeReport } from "./fuzz-report.ts";
 
@@ -63,7 +64,7 @@ export function finishReport(
     .map((w) => ({ id: w.id, description: w.description, location: w.location, count: fired[w.id] }));
   if (error) log(`plumbline fuzz: could not run: ${error}`);
   if (r.properties.length)
-    log(`${cases} input cases in ${seconds.toFixed(1)} s: ${r.totals.casesPerSecond.toFixed(0)} cases/s`);
+    log(`${plural(cases, "input case")} in ${seconds.toFixed(1)} s: ${r.totals.casesPerSecond.toFixed(0)} cases/s`);
   const dir = o.reportDir === undefined ? join("reports", "fuzz", r.startedAt.replace(/[:.]/g, "-")) : o.reportDir;
   if (dir !== null) {
     state.files = writeReport(dir, r);
