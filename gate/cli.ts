@@ -129,9 +129,8 @@ for a missing precondition not allowed, 2 a stage could not run (or the options 
         }
         const stages = r.stages.map((s) => `${s.stage} ${s.exitCode}`).join(", ");
         const verdict = r.exitCode === 0 ? "passed" : r.exitCode === 1 ? "FAILED" : "could not run";
-        const why = r.stages.filter((s) => s.exitCode === 2 && s.error).map((s) => `; ${s.stage}: ${s.error}`);
         const spent = r.creditsSpent === null ? "credits spent unknown" : plural(r.creditsSpent, "credit");
-        console.log(`gate ${verdict} in ${seconds} s, ${spent}: ${stages}${why.join("")}`);
+        console.log(`gate ${verdict} in ${seconds} s, ${spent}: ${stages}`);
         return r.exitCode;
       }),
     );

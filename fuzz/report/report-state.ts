@@ -62,7 +62,7 @@ export function finishReport(
   r.waivers = (o.waivers ?? [])
     .filter((w) => fired[w.id])
     .map((w) => ({ id: w.id, description: w.description, location: w.location, count: fired[w.id] }));
-  if (error) log(`plumbline fuzz: could not run: ${error}`);
+  // the reason is the report's error, printed once by the caller (the CLI on stderr, the gate in its stage line)
   if (r.properties.length)
     log(`${plural(cases, "input case")} in ${seconds.toFixed(1)} s: ${r.totals.casesPerSecond.toFixed(0)} cases/s`);
   const dir = o.reportDir === undefined ? join("reports", "fuzz", r.startedAt.replace(/[:.]/g, "-")) : o.reportDir;
