@@ -10,7 +10,7 @@ let url: string;
 const answers: Record<string, [number, string, string]> = {
   "/api/health": [200, "application/json", '{"status":"ok","version":"1.0.0"}'],
   "/html/health": [200, "text/html", "<!doctype html><p>ok</p>"],
-  "/other/health": [200, "application/json", '{"healthy":true}'],
+  "/other/health": [200, "application/json", "[1,2]"],
   "/busy/health": [429, "application/json", '{"error":{"code":"PLB_RATE_LIMITED"}}'],
 };
 
