@@ -1,5 +1,7 @@
 // `plumbline conform --list`: one line per check of the registry: id, severity, basis, the operations it concerns,
 // whether it is opt-in, and the interface section it enforces.
+
+import { plural } from "../spec/report/plural.ts";
 import { checkOperations } from "./plan.ts";
 import { CHECKS } from "./registry.ts";
 import { loadContracts } from "./run-conformance.ts";
@@ -13,7 +15,7 @@ export async function listChecks(spec?: string): Promise<string[]> {
     const ops = !concerned
       ? "(platform)"
       : concerned.length > 3
-        ? `${concerned.length} operations`
+        ? `${plural(concerned.length, "operation")}`
         : concerned.join(",");
     return `${c.id.padEnd(34)} ${c.severity.padEnd(8)} ${basis.padEnd(26)} ${ops.padEnd(24)} ${c.optIn ? "opt-in " : ""}§ ${c.section}`;
   });

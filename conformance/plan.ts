@@ -1,6 +1,7 @@
 // The plan of a run: which checks run (--only, --skip, --include, opt-in, --operations) and what they may cost on
 // the target account, so a run against the paid service can be refused before it spends anything (--max-credits).
 import type { Contract } from "../spec/index.ts";
+import { plural } from "../spec/report/plural.ts";
 import { makeScope, NOT_SELECTED, type OperationScope } from "./operation-scope.ts";
 import { type BoundPlanRow, boundCasesPlan, refusalCandidates } from "./probes/bound-cases.ts";
 import { canaryCost } from "./probes/canary.ts";
@@ -86,12 +87,14 @@ export function planLines(
   for (const op of contract.contractOperations.filter((x) => x.pricing && scope.has(x.operationId))) {
     const alone = makeScope(contract, [op.operationId]);
     const planned = alone.ok ? makePlan(contract, alt, o, alone.scope, refusal) : null;
-    const credits = planned?.ok ? `at most ${planned.plan.credits} credits` : "";
+    const credits = planned?.ok ? `at most ${plural(planned.plan.credits, "credit")}` : "";
     const b = bounds.get(op.operationId);
     const unpaid = b?.unpaid
-      ? ` (${b.unpaid} judged by a payment refusal, nothing spent; ${b.paidCredits} credits if paid)`
+      ? ` (${b.unpaid} judged by a payment refusal, nothing spent; ${plural(b.paidCredits, "credit")} if paid)`
       : "";
-    const cases = b ? `; bound cases: ${b.cases} in ${b.requests} requests, ${b.credits} credits${unpaid}` : "";
+    const cases = b
+      ? `; bound cases: ${b.cases} in ${plural(b.requests, "request")}, ${plural(b.credits, "credit")}${unpaid}`
+      : "";
     lines.push(`  ${op.operationId.padEnd(10)} ${credits}${cases}`);
   }
   return lines;

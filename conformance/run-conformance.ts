@@ -3,7 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { probeTarget } from "../spec/http/target-probe.ts";
 import { type Contract, loadContract, profileNames } from "../spec/index.ts";
+import { plural } from "../spec/report/plural.ts";
 import { balance } from "./check-helpers.ts";
 import {
   baseOf,
@@ -90,10 +92,8 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     checks: [],
     exchanges: [],
   };
-  const stop = (error: string) => {
-    o.onProgress(`could not run: ${error}`);
-    return { ...result, error, durationMs: Date.now() - started };
-  };
+  // the reason is the result's error, printed once by the caller (the CLI, the gate)
+  const stop = (error: string) => ({ ...result, error, durationMs: Date.now() - started });
   if (!CONFORMANCE_PROFILES.includes(o.profile))
     return stop(`unknown profile "${o.profile}" (${CONFORMANCE_PROFILES.join(", ")})`);
   if (!/^https?:\/\/[^/]+/.test(o.target)) return stop(`--target must be an http(s) URL, not "${o.target}"`);
@@ -117,6 +117,9 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   if (scope.selected) result.operations = scope.selected;
   const unrefused = makePlan(contract, altContract, o, scope);
   if (!unrefused.ok) return stop(unrefused.error);
+  // a down target, or one that is not this API (a static site, another service), is refused before any check
+  const probe = await probeTarget(o.target, { timeoutMs: o.requestTimeoutMs });
+  if (!probe.ok) return stop(probe.message);
   const http = createHttpClient({
     target: o.target,
     apiKey: o.apiKey,
@@ -135,11 +138,13 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     // over the cap even if every costly edge were judged for free: refused before any request
     result.planCredits = best.plan.credits;
     o.onProgress(
-      `plan: ${best.plan.checks.length} checks, at least ${best.plan.credits} credits on the target account`,
+      `plan: ${plural(best.plan.checks.length, "check")}, at least ${plural(best.plan.credits, "credit")} on the target account`,
     );
     for (const line of planLines(contract, altContract, o, scope, best.plan, new Set(toCalibrate))) o.onProgress(line);
     const refusals = toCalibrate.length ? " even with every costly edge judged by a payment refusal" : "";
-    return stop(`the plan may spend ${best.plan.credits} credits${refusals}, over --max-credits ${o.maxCredits}`);
+    return stop(
+      `the plan may spend ${plural(best.plan.credits, "credit")}${refusals}, over --max-credits ${o.maxCredits}`,
+    );
   }
   const refusal = toCalibrate.length ? await calibrateRefusal(http, contract, toCalibrate) : NO_REFUSAL;
   if (refusal.unreachable) return stop(`target ${o.target} unreachable: ${refusal.unreachable}`);
@@ -148,15 +153,15 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   const { plan } = planned;
   result.planCredits = plan.credits;
   const restricted = scope.selected
-    ? ` (operations ${scope.selected.join(", ")}; ${plan.unselected.length} checks not selected)`
+    ? ` (operations ${scope.selected.join(", ")}; ${plural(plan.unselected.length, "check")} not selected)`
     : "";
   o.onProgress(
-    `plan: ${plan.checks.length} checks, at most ${plan.credits} credits on the target account${restricted}`,
+    `plan: ${plural(plan.checks.length, "check")}, at most ${plural(plan.credits, "credit")} on the target account${restricted}`,
   );
   for (const line of refusalLines(refusal)) o.onProgress(line);
   for (const line of planLines(contract, altContract, o, scope, plan, refusal.operations)) o.onProgress(line);
   if (o.maxCredits !== undefined && plan.credits > o.maxCredits) {
-    return stop(`the plan may spend ${plan.credits} credits, over --max-credits ${o.maxCredits}`);
+    return stop(`the plan may spend ${plural(plan.credits, "credit")}, over --max-credits ${o.maxCredits}`);
   }
 
   // the semantic checks need pages the target can fetch: serve the fixture site here unless a copy is given
@@ -262,10 +267,8 @@ async function execute(
   result: ConformanceResult,
   started: number,
 ): Promise<ConformanceResult> {
-  const stop = (error: string) => {
-    o.onProgress(`could not run: ${error}`);
-    return { ...result, error, durationMs: Date.now() - started };
-  };
+  // the reason is the result's error, printed once by the caller (the CLI, the gate)
+  const stop = (error: string) => ({ ...result, error, durationMs: Date.now() - started });
   const { contract, altContract, http, refusal } = t;
   result.exchanges = http.exchanges;
   const probes = new Map<string, Promise<unknown>>();
@@ -289,18 +292,30 @@ async function execute(
   const start = await balance(ctx, "preflight");
   if (start.exchange.response?.status === 401) return stop("the target refuses the API key (GET /usage → 401)");
   if (start.value !== null && start.value < plan.credits) {
-    return stop(`the account holds ${start.value} credits; the plan may spend ${plan.credits}`);
+    return stop(`the account holds ${plural(start.value, "credit")}; the plan may spend ${plan.credits}`);
   }
 
   const reasons = new Map(plan.unselected.map((u) => [u.check.id, u.reason]));
   const all = CHECKS.filter((c) => plan.checks.includes(c) || reasons.has(c.id));
   const ordered = PHASES.flatMap((ph) => all.filter((c) => (c.phase ?? "main") === ph));
+  // a reason shared by several checks (a synthetic target skips 13 for one long reason) is printed in full once;
+  // the later checks name the first one (the summary groups the skips by kind with their reason)
+  const firstWithReason = new Map<string, string>();
   for (const [i, check] of ordered.entries()) {
     const reason = reasons.get(check.id);
     const r = reason ? notRun(check, reason) : await runCheck(check, ctx);
     result.checks.push(r);
     const mark = { passed: "pass", failed: "FAIL", warning: "warn", skipped: "skip" }[r.status];
-    const why = r.status === "failed" ? ` (${r.failures.length} failures)` : r.reason ? ` (${r.reason})` : "";
+    const first = r.reason ? firstWithReason.get(r.reason) : undefined;
+    if (r.reason && !first) firstWithReason.set(r.reason, check.id);
+    const why =
+      r.status === "failed"
+        ? ` (${plural(r.failures.length, "failure")})`
+        : first
+          ? ` (same reason as ${first})`
+          : r.reason
+            ? ` (${r.reason})`
+            : "";
     o.onProgress(`[${String(i + 1).padStart(2)}/${ordered.length}] ${mark} ${check.id}${why} ${r.durationMs} ms`);
   }
 

@@ -2,6 +2,7 @@
 // against components.schemas.DeepcrawlManifest, and every listed page document present with its byte size.
 import { strFromU8, unzipSync } from "fflate";
 import type { Contract, JsonSchema } from "../spec/index.ts";
+import { plural } from "../spec/report/plural.ts";
 
 export interface ManifestPage {
   url: string;
@@ -34,7 +35,8 @@ export function readPackage(contract: Contract, zip: Buffer): ZipReading {
     return { ok: false, problems: [`not a valid zip: ${err instanceof Error ? err.message : String(err)}`] };
   }
   const raw = files["manifest.json"];
-  if (!raw) return { ok: false, problems: [`no manifest.json among ${Object.keys(files).length} entries`] };
+  if (!raw)
+    return { ok: false, problems: [`no manifest.json among ${plural(Object.keys(files).length, "entry", "entries")}`] };
   let manifest: unknown;
   try {
     manifest = JSON.parse(strFromU8(raw));

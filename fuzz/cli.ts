@@ -130,6 +130,8 @@ Exit codes: 0 nothing found, 1 a property failed, 2 the run could not proceed.`,
           rate: opts.rate,
           onProgress: (line) => console.log(line),
         });
+        if (result.exitCode === 2 && result.report.error)
+          console.error(`plumbline fuzz: could not run: ${result.report.error}`);
         return result.exitCode;
       }),
     );

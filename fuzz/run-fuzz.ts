@@ -5,6 +5,8 @@
 // 2 the run could not proceed (style: "exit codes mean one thing each").
 import { join } from "node:path";
 import { loadContract } from "../spec/index.ts";
+import { parseRateLimitPolicy } from "../spec/rate-limit-headers.ts";
+import { plural } from "../spec/report/plural.ts";
 import { operationCases } from "./arbitraries/operation-cases.ts";
 import { readBalance } from "./checks/run-case.ts";
 import type { Waiver } from "./checks/waivers.ts";
@@ -76,6 +78,21 @@ export interface FuzzOptions {
 
 export interface FuzzResult extends ReportState {}
 
+/**
+ * What the run says at its start about its pace: the target's advertised limit (RateLimit-Policy) and that the run
+ * keeps under it, a fixed --rate, or that it sends as fast as the target answers.
+ */
+export function pacingLine(rate: number | "auto", ratePolicy: string | undefined): string {
+  if (typeof rate === "number")
+    return rate > 0
+      ? `pacing: at most ${rate} requests/s (--rate)`
+      : "pacing: none (--rate 0): as fast as the target answers";
+  const policy = parseRateLimitPolicy(ratePolicy);
+  if (!policy) return "pacing: none: the target advertises no rate limit (no RateLimit-Policy on GET /usage)";
+  const perSecond = policy.quota / policy.windowSeconds;
+  return `pacing: the target allows ${plural(policy.quota, "request")} per ${policy.windowSeconds} s (RateLimit-Policy "${policy.policy}", ${perSecond.toFixed(perSecond < 10 ? 2 : 0)}/s): the run spreads its requests over each window as the RateLimit header says, so it goes slower than the target answers (--rate N sets a pace instead)`;
+}
+
 export function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
   return fuzz({ ...options, only: options.operations ?? options.only });
 }
@@ -104,7 +121,7 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
   });
   try {
     const probe = await probeTarget(client);
-    if (!probe.ok) return couldNotRun(`the target does not answer: ${probe.reason}`);
+    if (!probe.ok) return couldNotRun(probe.reason);
     const target = probe.target;
     state.report.target = { url: target.baseUrl, version: target.version, admin: target.admin, clock: target.clock };
     const balance = await readBalance(client, o.apiKey);
@@ -114,6 +131,7 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
     log(
       `plumbline fuzz ${target.baseUrl} seed ${seed}${target.admin ? ` (mock admin API, ${target.clock} clock)` : ""}`,
     );
+    log(pacingLine(o.rate ?? "auto", balance.ratePolicy));
     let site: FixtureSite | null = null;
     if (o.fixtureUrl && target.admin)
       log(`--fixture-url ignored: the target is the mock (GET /__mock), it fetches nothing`);
@@ -122,7 +140,7 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
       if (!read.ok) return couldNotRun(read.reason);
       site = read.site;
       state.report.fixture = { url: site.url, pages: site.pages, failing: site.failing };
-      log(`fixture site ${site.url}: ${site.pages.length} pages, ${site.failing.length} failing URLs`);
+      log(`fixture site ${site.url}: ${plural(site.pages.length, "page")}, ${site.failing.length} failing URLs`);
     }
     const cases = operationCases(contract.contractOperations, { only: o.only, ascii: o.ascii, site });
     const ctx: RunContext = {
@@ -152,7 +170,16 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
         p !== "stateful-model" || (!modelCapped && cases.some((c) => modelOperations(o.only).includes(c.operationId))),
     );
     const shares = wanted.reduce((sum, p) => sum + SHARE[p], 0);
-    const ticker = setInterval(() => log(`  … ${ctx.progress.reduce((n, p) => n + p.cases, 0)} cases`), 2000);
+    const ticker = setInterval(
+      () =>
+        log(
+          `  … ${plural(
+            ctx.progress.reduce((n, p) => n + p.cases, 0),
+            "case",
+          )}`,
+        ),
+      2000,
+    );
     ticker.unref();
     let failed = false;
     try {
@@ -171,7 +198,7 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
           shrinkMs: (o.shrinkSeconds ?? 10) * 1000,
         };
         log(
-          `${property}: ${plan.timeMs !== undefined ? `${(plan.timeMs / 1000).toFixed(1)} s` : `${plan.runs} runs`}, seed ${plan.seed}`,
+          `${property}: ${plan.timeMs !== undefined ? `${(plan.timeMs / 1000).toFixed(1)} s` : `${plural(plan.runs ?? 0, "run")}`}, seed ${plan.seed}`,
         );
         const corpusDir = o.corpusDir === undefined ? DEFAULT_CORPUS_DIR : o.corpusDir;
         const report = await runPropertyStep(ctx, property, plan, corpusDir, log);

@@ -19,6 +19,7 @@ import {
   reportDirOption,
   targetOption,
 } from "../bin/target-options.ts";
+import { plural } from "../spec/report/plural.ts";
 import { STAGES } from "./gate-types.ts";
 
 export function gateCommand() {
@@ -120,10 +121,16 @@ for a missing precondition not allowed, 2 a stage could not run (or the options 
           reportDir: opts.report ? opts.reportDir : null,
           onProgress: (line) => console.log(line),
         });
-        if (r.error) console.error(`plumbline gate: could not run: ${r.error}`);
+        const seconds = r.seconds.toFixed(1);
+        // nothing ran: one line naming the cause (and what to do) instead of a tally of no stages
+        if (r.error) {
+          console.error(`plumbline gate: could not run (after ${seconds} s): ${r.error}`);
+          return r.exitCode;
+        }
         const stages = r.stages.map((s) => `${s.stage} ${s.exitCode}`).join(", ");
         const verdict = r.exitCode === 0 ? "passed" : r.exitCode === 1 ? "FAILED" : "could not run";
-        console.log(`gate ${verdict} in ${r.seconds.toFixed(1)} s, ${r.creditsSpent ?? "?"} credits: ${stages}`);
+        const spent = r.creditsSpent === null ? "credits spent unknown" : plural(r.creditsSpent, "credit");
+        console.log(`gate ${verdict} in ${seconds} s, ${spent}: ${stages}`);
         return r.exitCode;
       }),
     );

@@ -1,5 +1,6 @@
 // The gate's HTML page: one line per stage with its verdict, time, credits and a link to the stage's own report.
 import { xmlEscape } from "../spec/report/junit.ts";
+import { plural } from "../spec/report/plural.ts";
 import type { GateResult } from "./gate-types.ts";
 
 const esc = xmlEscape;
@@ -17,7 +18,7 @@ export function gatePage(r: GateResult): string {
 <style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:.4em .8em;border-bottom:1px solid #ddd;text-align:left}
 .v0 td:nth-child(2){color:#176f2c}.v1 td:nth-child(2),.v2 td:nth-child(2){color:#b00020;font-weight:bold}</style></head>
 <body><h1>plumbline gate: ${VERDICT[r.exitCode]}</h1>
-<p>Target <code>${esc(r.target)}</code>, started ${esc(r.startedAt)}, ${r.seconds.toFixed(1)} s, ${r.creditsSpent ?? "?"} credits spent${r.budgetCredits === null ? "" : ` of a budget of ${r.budgetCredits}`}. JUnit: <a href="junit.xml">junit.xml</a>.</p>
+<p>Target <code>${esc(r.target)}</code>, started ${esc(r.startedAt)}, ${r.seconds.toFixed(1)} s, ${r.creditsSpent === null ? "unknown credits" : plural(r.creditsSpent, "credit")} spent${r.budgetCredits === null ? "" : ` of a budget of ${r.budgetCredits}`}. JUnit: <a href="junit.xml">junit.xml</a>.</p>
 <table><tr><th>stage</th><th>verdict</th><th>time</th><th>credits</th><th>summary</th><th></th></tr>
 ${rows}
 </table></body></html>

@@ -9,8 +9,11 @@ import { runConformance } from "../conformance/index.ts";
 import { checkCount, parseAllowSkipped, SKIP_KINDS, tallyText } from "../conformance/skip-reasons.ts";
 import { runFuzz } from "../fuzz/index.ts";
 import { readScenario, runLoad } from "../load/index.ts";
-import { createHttpClient, retryOn429 } from "../spec/http/client.ts";
+import { progressLine } from "../load/render-summary.ts";
+import { createHttpClient, type HttpAnswer, retryOn429 } from "../spec/http/client.ts";
+import { probeTarget, unreachableLine } from "../spec/http/target-probe.ts";
 import { loadContract } from "../spec/index.ts";
+import { plural } from "../spec/report/plural.ts";
 import { gateJunit } from "./gate-junit.ts";
 import { gatePage } from "./gate-page.ts";
 import { type GateResult, STAGES, type StageName, type StageOutcome } from "./gate-types.ts";
@@ -67,6 +70,8 @@ export interface GateOptions {
 }
 
 const SHRINK_SECONDS = 5;
+/** Seconds between the load stage's progress lines. */
+const LOAD_PROGRESS_SECONDS = 5;
 /** The gate's default load budgets (load/thresholds/gate.json): correctness, never the machine's speed. */
 export const GATE_THRESHOLDS = "gate";
 /** Arrivals per second above which a credit budget does not set the load's pace (the cap still holds). */
@@ -103,15 +108,40 @@ async function readBalance(target: string, key: string): Promise<number | null> 
 
 const firstLine = (s: string) => s.split("\n")[0];
 
-/** Waits until the target answers HTTP at all; the last connection error when it never did within `seconds`. */
-async function waitForTarget(target: string, seconds: number): Promise<string | null> {
-  const until = Date.now() + seconds * 1000;
+/** Seconds between the lines saying the gate still waits for its target. */
+const WAIT_NOTICE_SECONDS = 5;
+
+/**
+ * Waits until the target answers HTTP at all, saying what it waits for: at the first refusal, then every
+ * WAIT_NOTICE_SECONDS. The last failure when it never answered within `seconds`.
+ */
+async function waitForTarget(
+  target: string,
+  seconds: number,
+  log: (line: string) => void,
+): Promise<Extract<HttpAnswer, { ok: false }> | null> {
+  const t0 = Date.now();
+  const until = t0 + seconds * 1000;
+  let nextNotice = 0;
   const http = createHttpClient();
   try {
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       const res = await http.request({ method: "GET", url: `${target}/health`, timeoutMs: 5000 });
-      if (res.ok) return null;
-      if (Date.now() >= until) return res.code ?? res.message;
+      if (res.ok) {
+        if (attempt > 0) log(`gate: ${target} answers (after ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+        return null;
+      }
+      if (Date.now() >= until) return res;
+      if (Date.now() >= nextNotice) {
+        const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+        const why = unreachableLine(target, res).replace(/: is the server running\?$/, "");
+        log(
+          attempt === 0
+            ? `gate: waiting up to ${seconds} s for ${target}/health to answer: ${why}`
+            : `gate: still waiting for ${target}/health (${left} s left): ${why}`,
+        );
+        nextNotice = Date.now() + WAIT_NOTICE_SECONDS * 1000;
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
   } finally {
@@ -127,7 +157,7 @@ function thresholdTally(ts: Array<{ status: string }>): string {
   const judged = ts.filter((t) => t.status !== "skipped");
   const held = judged.filter((t) => t.status === "passed").length;
   const skipped = ts.length - judged.length;
-  return `${held}/${judged.length} thresholds held${skipped ? ` (${skipped} not judged: not exercised or not judgeable at the run's rate)` : ""}`;
+  return `${held}/${plural(judged.length, "threshold")} held${skipped ? ` (${skipped} not judged: not exercised or not judgeable at the run's rate)` : ""}`;
 }
 
 /** Options that cannot work, found before anything is sent. */
@@ -149,8 +179,8 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
   const log = o.onProgress ?? (() => {});
   const started = Date.now();
   /** Nothing ran: exit code 2, the reason logged and returned. */
+  // the reason is the result's error, printed once by the caller
   const couldNotRun = (error: string): GateResult => {
-    log(`gate: could not run: ${error}`);
     return {
       exitCode: 2,
       target: o.target,
@@ -179,11 +209,14 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
   const stageDir = (s: StageName) => (dir === null ? null : join(dir, s));
   const outcomes: StageOutcome[] = [];
   const waitSeconds = o.waitForTargetSeconds ?? 30;
-  const unreachable = await waitForTarget(target, waitSeconds);
+  const unreachable = await waitForTarget(target, waitSeconds, log);
   if (unreachable !== null)
     return couldNotRun(
-      `the target did not answer at ${target}/health${waitSeconds ? ` within ${waitSeconds} s` : ""} (${unreachable}); is it started, and is the URL right? (--wait-for-target S waits longer)`,
+      `${unreachableLine(target, unreachable)}${waitSeconds ? ` (waited ${waitSeconds} s; --wait-for-target S waits longer)` : ""}`,
     );
+  // something answers: it must be this API (a static site, another service are refused before any stage)
+  const probe = await probeTarget(target);
+  if (!probe.ok) return couldNotRun(probe.message);
   const startBalance = await readBalance(target, o.apiKey);
   let spent = 0;
   // the account's balance is the most the gate can spend: without --budget-credits it is the budget, so no stage
@@ -196,7 +229,9 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
   for (const stage of stages) {
     const t0 = Date.now();
     const before = lastBalance;
-    log(`gate: ${stage} (${left().toFixed(0)} s and ${budgetLeft() ?? "unlimited"} credits left)`);
+    log(
+      `gate: ${stage} (${left().toFixed(0)} s and ${budgetLeft() === undefined ? "unlimited credits" : plural(budgetLeft() as number, "credit")} left)`,
+    );
     const outcome = await runStage(stage);
     const after = await readBalance(target, o.apiKey);
     lastBalance = after;
@@ -239,7 +274,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         creditsSpent: r.creditsSpent ?? null,
         error: r.error,
         report: reportDir === null || r.error ? null : "conform/report.html",
-        summary: `${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.warning} warnings, ${r.summary.skipped} skipped${skips.length ? ` (${tallyText(skips)})` : ""}${unmet.length ? `; precondition not met: ${unmet.map((t) => t.kind).join(", ")} (--allow-skipped to accept)` : ""}`,
+        summary: `${r.summary.passed} passed, ${r.summary.failed} failed, ${plural(r.summary.warning, "warning")}, ${r.summary.skipped} skipped${skips.length ? ` (${tallyText(skips)})` : ""}${unmet.length ? `; precondition not met: ${unmet.map((t) => t.kind).join(", ")} (--allow-skipped to accept)` : ""}`,
         cases: [
           ...r.checks.map((c) => ({
             name: c.id,
@@ -289,7 +324,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         exitCode: r.exitCode as 0 | 1 | 2,
         error: r.exitCode === 2 ? (r.report.error ?? "the fuzz run could not proceed") : undefined,
         report: reportDir === null || r.exitCode === 2 ? null : "fuzz/report.html",
-        summary: `${r.report.totals.cases} input cases in ${r.report.totals.seconds.toFixed(1)} s; ${props.filter((p) => p.passed).length}/${props.length} properties held`,
+        summary: `${plural(r.report.totals.cases, "input case")} in ${r.report.totals.seconds.toFixed(1)} s; ${props.filter((p) => p.passed).length}/${plural(props.length, "property", "properties")} held`,
         cases: [
           ...props.map((p) => ({
             name: p.property,
@@ -328,12 +363,16 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       const perRequest = averageRequestCredits(await loadContract(), scenario.scenario);
       rate = Math.round((budget / ((durationSeconds + warmupSeconds) * perRequest)) * 100) / 100;
       if (rate < 0.1) {
-        const error = `the ${budget} credits left cannot cover a request every 10 s for ${durationSeconds + warmupSeconds} s (${perRequest.toFixed(2)} credits a request on average)`;
+        const error = `the ${plural(budget, "credit")} left cannot cover a request every 10 s for ${durationSeconds + warmupSeconds} s (${perRequest.toFixed(2)} credits a request on average)`;
         return { ...base, exitCode: 2, error, report: null, summary: "" };
       }
       // a budget no rate of a short run can reach binds nothing: the closed loop, under the credit cap
       if (rate > MAX_BUDGET_RATE) rate = undefined;
     }
+    let lastProgress = 0;
+    log(
+      `  load: ${durationSeconds} s measured after a ${warmupSeconds} s warm-up${rate === undefined ? "" : ` at ${rate} arrivals/s`}, a line every ${LOAD_PROGRESS_SECONDS} s`,
+    );
     const r = await runLoad({
       target,
       apiKey: o.apiKey,
@@ -349,6 +388,12 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       allowRemote: o.allowRemote,
       reportDir,
       onWait: (l) => log(`  ${l}`),
+      // a line every LOAD_PROGRESS_SECONDS (the load samples each second): the stage is never silent for long
+      onProgress: (p) => {
+        if (p.elapsedSeconds < lastProgress + LOAD_PROGRESS_SECONDS) return;
+        lastProgress = p.elapsedSeconds;
+        log(`  ${progressLine(p, durationSeconds)}`);
+      },
     });
     if (!r.ok) return { ...base, exitCode: 2, error: r.error, report: null, summary: "" };
     const rep = r.report;

@@ -1,5 +1,7 @@
 // The terminal summary of a run: the verdict, what broke by name, the figures per operation, where the
 // reports are. The progress line printed while it runs is here too.
+
+import { plural } from "../spec/report/plural.ts";
 import type { ProgressSample } from "./sample-recorder.ts";
 import type { LoadReport, OperationStats } from "./types.ts";
 
@@ -18,7 +20,7 @@ function row(name: string, s: OperationStats): string {
 }
 
 export function renderSummary(r: LoadReport, files: { json: string; html: string } | null): string {
-  const shape = r.mode === "open" ? `open loop at ${r.rate}/s` : `closed loop, ${r.connections} connections`;
+  const shape = r.mode === "open" ? `open loop at ${r.rate}/s` : `closed loop, ${plural(r.connections, "connection")}`;
   const lines = [
     `${r.pass ? "PASS" : "FAIL"}  ${r.scenario.name} against ${r.target} (${shape}, ${r.durationSeconds} s)`,
     ...(r.fixture ? [`fixture site: ${r.fixture}`] : []),
@@ -58,12 +60,14 @@ export function renderSummary(r: LoadReport, files: { json: string; html: string
     for (const u of r.rateLimits.unjudged) lines.push(`  not judged: ${u}`);
   }
   if (r.creditCap)
-    lines.push(`credit budget: at most ${r.creditCap.cap} credits, ${r.creditCap.heldBack} arrivals held back`);
+    lines.push(
+      `credit budget: at most ${plural(r.creditCap.cap, "credit")}, ${r.creditCap.heldBack} arrivals held back`,
+    );
   const unthrottled = (r.overall.statuses["429"] ?? 0) - r.overall.throttled;
   if (unthrottled > 0)
     lines.push(
       "",
-      `note: the target answered 429 ${unthrottled} times${r.rateLimits?.source === "ignored" ? " (--ignore-rate-limits: counted as errors)" : " without Retry-After and RateLimit headers (counted as errors)"}; start the mock or the reference with --rate-limit 0 for speed runs`,
+      `note: the target answered 429 ${plural(unthrottled, "time")}${r.rateLimits?.source === "ignored" ? " (--ignore-rate-limits: counted as errors)" : " without Retry-After and RateLimit headers (counted as errors)"}; start the mock or the reference with --rate-limit 0 for speed runs`,
     );
   if (files) lines.push("", `report: ${files.html}`, `        ${files.json}`);
   return lines.join("\n");

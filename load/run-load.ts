@@ -1,6 +1,7 @@
 // runLoad(): one load run, start to verdict. Checks everything it can before sending traffic (target, scenario
 // against the contract, thresholds, baseline, the key), runs the driver the scenario and mode call for, then
 // judges: thresholds, credit accounting, baseline. Could-not-run is a value with exit code 2, never a throw.
+import { probeTarget } from "../spec/http/target-probe.ts";
 import { loadContract } from "../spec/index.ts";
 import { incomparable, readBaseline } from "./baseline-compare.ts";
 import { runClosedLoop } from "./closed-loop.ts";
@@ -101,6 +102,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   if (options.ignoreRateLimits && options.rateLimit !== undefined)
     return cannot("--rate-limit and --ignore-rate-limits exclude each other");
 
+  // a down target, or one that is not this API (a static site, another service), is refused before any load
+  const probe = await probeTarget(url.href);
+  if (!probe.ok) return cannot(probe.message);
   const control = createSender(url, 2);
   try {
     const start = await readBalance(control, options.apiKey, { onWait: options.onWait });

@@ -1,5 +1,6 @@
 // Evaluates threshold expressions against a run's figures. A key the scenario never exercised is skipped
 // (one committed file serves every scenario); a key that was exercised but has nothing to measure fails.
+import { plural, wasWere } from "../spec/report/plural.ts";
 import { latencyAt } from "./latency-summary.ts";
 import { samplesFor } from "./rate-limits.ts";
 import { compare, metricLabel, type Threshold } from "./threshold-expression.ts";
@@ -70,7 +71,7 @@ export function evaluateThresholds(
           ...base,
           actual: null,
           status: "skipped",
-          note: `${atRate}: p(${t.metric.p}) needs ${need} answers, ${n} were measured`,
+          note: `${atRate}: p(${t.metric.p}) needs ${plural(need, "answer")}, ${n} ${wasWere(n)} measured`,
         };
     }
     const actual = measure(t, key, source);

@@ -12,12 +12,22 @@ import {
   usageError,
   wholeNumber,
 } from "../bin/command-kit.js";
+import type { Contract } from "../spec/contract.ts";
 import { PROFILE_NAMES } from "../spec/profiles.ts";
+import { plural } from "../spec/report/plural.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
 import type { ReplayMatch, ReplayReport } from "./replay/replay.ts";
 
 const REPLAY_MATCHES = ["exact", "ignore-body", "path"] as const satisfies readonly ReplayMatch[];
+const LOG_FORMATS = ["pretty", "json", "off"] as const;
+
+/** `--log` as given, or its default: the readable log on a terminal, none when the output goes elsewhere. */
+export function logFormat(given: string | boolean | undefined, tty: boolean): (typeof LOG_FORMATS)[number] {
+  if (given === true) return "pretty";
+  if (typeof given === "string") return given as (typeof LOG_FORMATS)[number];
+  return tty ? "pretty" : "off";
+}
 
 /** What loading the recordings found: a summary on stdout, every answer that violates the spec on stderr. */
 function printReplay(r: ReplayReport) {
@@ -25,7 +35,7 @@ function printReplay(r: ReplayReport) {
   for (const s of r.skipped) skipped.set(s.reason, (skipped.get(s.reason) ?? 0) + 1);
   const why = [...skipped].map(([reason, n]) => `${n} ${reason}`).join(", ");
   console.log(
-    `  replaying ${r.answers} recorded answers of ${r.entries} entries (match ${r.match}) from ${r.files.join(", ")}` +
+    `  replaying ${r.answers} recorded answers of ${plural(r.entries, "entry", "entries")} (match ${r.match}) from ${r.files.join(", ")}` +
       (why ? `; skipped: ${why}` : "") +
       "; GET /__mock/replay lists them",
   );
@@ -37,6 +47,22 @@ function printReplay(r: ReplayReport) {
         `${v.served ? "served anyway (--replay-invalid)" : "not served (--replay-invalid serves it)"}: ${errors.join("; ")}`,
     );
   }
+}
+
+/** The routes the server answers, as Prism lists them at start: one line per operation of the document. */
+export function routeLines(contract: Contract, url: string): string[] {
+  const ops = contract.operations;
+  const width = Math.max(...ops.map((op) => op.method.length));
+  const price = (op: Contract["operations"][number]) =>
+    op.pricing
+      ? ` (${plural(op.pricing.credits, "credit")}${op.batchMax ? " an entry" : ""})`
+      : op.discovery
+        ? ""
+        : " (free)";
+  return [
+    `  routes: the contract's ${plural(contract.contractOperations.length, "operation")} and ${ops.length - contract.contractOperations.length} discovery documents, and /docs, /mcp, /__mock:`,
+    ...ops.map((op) => `    ${op.method.toUpperCase().padEnd(width)} ${url}${op.path}${price(op)}`),
+  ];
 }
 
 function parseKey(spec: string): MockAccountInput {
@@ -160,9 +186,13 @@ export function mockCommand() {
       "host names the mock serves beside IP addresses, localhost, *.localhost and --host (comma-separated; .example.com serves its subdomains too; all: any); a request for another Host name, or a call of /__mock from a page of another origin, is refused 403 (DNS rebinding, cross-site resets; docs/mock.md)",
       (v: string, prev: string[] | undefined) => [...(prev ?? []), ...commaList(v)],
     )
-    .option(
-      "--log",
-      "log every request (pino, JSON lines; keys and OAuth codes in query strings written as [REDACTED])",
+    .addOption(
+      new Option(
+        "--log [format]",
+        "log every request: pretty (the default on a terminal; --log alone too): one line per request with its method, path, status, time, credits and the contract's verdict; json: pino's JSON lines; off (the default elsewhere). Keys and OAuth codes in query strings are written as [REDACTED]",
+      )
+        .choices(LOG_FORMATS)
+        .preset("pretty"),
     )
     .option(
       "--replay <file.har>",
@@ -189,7 +219,21 @@ under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
       exits(async (opts, cmd) => {
         if (!opts.replay && (opts.replayInvalid || cmd.getOptionValueSource("replayMatch") === "cli"))
           usageError(cmd, "--replay-match and --replay-invalid go with --replay FILE");
+        if (opts.spec) {
+          // the document is read before anything starts: a wrong path is one line naming the flag, exit 2
+          const { readRawDocument } = await import("../spec/document.ts");
+          try {
+            readRawDocument(opts.spec);
+          } catch (err) {
+            throw new Error(
+              `--spec ${(err as Error).message}; give the path of an OpenAPI 3.1 document (YAML or JSON)`,
+            );
+          }
+        }
         const { startMock } = await import("./start-mock.ts");
+        const log = logFormat(opts.log, process.stdout.isTTY === true);
+        const { prettyLine } = await import("./request-log.ts");
+        const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
         const paymentMethods = opts.paymentMethod
           ? (await import("../reference/platform/payment-methods.ts")).paymentMethodsFromFlags(
               undefined,
@@ -217,7 +261,8 @@ under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
           siteUrl: opts.siteUrl,
           paymentTestKey: opts.paymentTestKey,
           paymentMethods,
-          logger: opts.log ?? false,
+          logger: log === "json",
+          requestLog: log === "pretty" ? (e) => console.log(prettyLine(e, color)) : undefined,
           allowedHosts: opts.allowedHosts?.includes("all") ? "all" : opts.allowedHosts,
           replay: opts.replay,
           replayMatch: opts.replayMatch,
@@ -225,10 +270,12 @@ under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
         });
         console.log(`plumbline mock listening on ${mock.url}`);
         for (const k of mock.keys)
-          console.log(`  key ${k.key}: ${k.credits} credits (${k.credentialType ?? "api_key"})`);
+          console.log(`  key ${k.key}: ${plural(k.credits, "credit")} (${k.credentialType ?? "api_key"})`);
         console.log(`  pay per request: test method, key ${opts.paymentTestKey ?? DEMO_PAYMENT_KEY}`);
         if (mock.replay) printReplay(mock.replay);
         console.log(`  docs ${mock.url}/docs, admin ${mock.url}/__mock, clock ${opts.clock}, seed ${opts.seed}`);
+        console.log(routeLines(mock.contract, mock.url).join("\n"));
+        if (log !== "off") console.log(`  log: ${log === "json" ? "JSON lines (pino)" : "one line per request"}`);
         await new Promise<void>((resolve) => {
           const stop = (signal: string) => {
             console.log(`${signal}: closing`);

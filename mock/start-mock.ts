@@ -20,6 +20,7 @@ import { oauthRoutes } from "./oauth-routes.ts";
 import { paymentAdminRoutes } from "./payment-admin-routes.ts";
 import { refuseDeepcrawlTargets, refuseTargets } from "./refused-targets.ts";
 import { loadReplay, type Replay, type ReplayMatch, type ReplayReport, type ReplaySource } from "./replay/replay.ts";
+import { countingAccounts, installRequestLog, type LoggedRequest } from "./request-log.ts";
 import { steerEngines } from "./steered-engines.ts";
 import { codeForStatus } from "./steered-response.ts";
 import { installSteering, NO_PREFERENCES, preferencesOf } from "./steering-plugin.ts";
@@ -54,7 +55,10 @@ export interface MockOptions {
   profile?: string;
   /** another version of the contract to serve (`--spec FILE`); default spec/openapi.yaml */
   spec?: string;
+  /** pino's JSON lines (`--log json`) */
   logger?: boolean;
+  /** each finished request, for a readable log (`--log`, the default on a terminal): mock/request-log.ts */
+  requestLog?: (entry: LoggedRequest) => void;
   /** serve targets on loopback and private hosts too (D-target-refusal; cloud metadata stays refused) */
   allowPrivateNetwork?: boolean;
   /** {mcp_url} and {site_url} of the Discovery table (D-mcp-endpoint; default: the mock's own URL) */
@@ -155,11 +159,13 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
     publicUrl: options.publicUrl,
     challengeTtlSeconds: options.paymentChallengeTtlSeconds,
   });
+  // the readable log counts what each request was charged (only when asked: the hot path stays as it is)
+  const counting = options.requestLog ? countingAccounts(state.apiAccounts) : null;
   const app = await createPlatform({
     payments,
     paymentFault: (req) => preferencesOf(req).payment ?? null,
     contract,
-    accounts: state.apiAccounts,
+    accounts: counting?.store ?? state.apiAccounts,
     // the mock is its own authorization server (oauth-routes.ts)
     authorizationServer: "self",
     rateLimitStore: state.rateLimitStore,
@@ -219,6 +225,7 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
           urls: [options.publicUrl, options.mcpUrl, options.siteUrl],
         });
       installSteering(app, contract, state, seed, payments);
+      if (counting && options.requestLog) installRequestLog(app, counting.take, options.requestLog);
       adminRoutes(app, state.admin);
       paymentAdminRoutes(app, state.payments);
       await oauthRoutes(app, state.oauth);

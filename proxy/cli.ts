@@ -3,6 +3,7 @@
 // contract and the proxy load once the arguments are good.
 import { Command, commaList, exits, httpUrl, InvalidArgumentError, Option, wholeNumber } from "../bin/command-kit.js";
 import { PROFILE_NAMES } from "../spec/profiles.ts";
+import { plural } from "../spec/report/plural.ts";
 
 /** A repeatable, comma-separated list: `--mock search --mock deepcrawl,screenshot`. */
 const lists = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...commaList(value)];
@@ -81,6 +82,14 @@ function proxyOptions(cmd: Command) {
     )
     .addOption(
       new Option(
+        "--log [format]",
+        "log every exchange: pretty (the default on a terminal; --log alone too): one line per exchange with its method, path, status, time, credits by the price table and the contract's verdict; json: the same as JSON lines; off (the default elsewhere). Violations are printed on stderr in every case; secrets in query strings are written as [REDACTED]",
+      )
+        .choices(["pretty", "json", "off"] as const)
+        .preset("pretty" as const),
+    )
+    .addOption(
+      new Option(
         "--profile <name>",
         "the bound set exchanges are judged with: primary (the document's) or alt-bounds (D-bound-sets)",
       )
@@ -104,6 +113,13 @@ async function runProxy(values: ProxyCommandOptions): Promise<number> {
   // loaded once the arguments are good: bad ones answer without loading the contract
   const { startProxy } = await import("./start-proxy.ts");
   const { RULE_BY_ID } = await import("./judge/rules.ts");
+  const { exchangeLine, exchangeRecord } = await import("./report/request-line.ts");
+  const { loadContract } = await import("../spec/index.ts");
+  const tty = process.stdout.isTTY === true;
+  // --log alone: pretty; no --log: pretty on a terminal, none elsewhere
+  const log = values.log ?? (tty ? "pretty" : "off");
+  const color = tty && !process.env.NO_COLOR;
+  const contract = await loadContract({ profile: values.profile });
   const proxy = await startProxy({
     upstream: values.upstream,
     host: values.host,
@@ -128,6 +144,14 @@ async function runProxy(values: ProxyCommandOptions): Promise<number> {
       );
     },
     onWarning: (m) => console.error(`warning: ${m}`),
+    contract,
+    onExchange:
+      log === "off"
+        ? undefined
+        : (ex, violations) => {
+            const record = exchangeRecord(contract, ex, violations);
+            console.log(log === "json" ? JSON.stringify(record) : exchangeLine(record, color));
+          },
   });
   console.log(`plumbline proxy listening on ${proxy.url}`);
   console.log(`  upstream ${proxy.upstream}${proxy.mockUrl ? `, mock ${proxy.mockUrl}` : ""}`);
@@ -146,7 +170,7 @@ async function runProxy(values: ProxyCommandOptions): Promise<number> {
     .filter((r) => RULE_BY_ID.get(r.id)?.side === "response")
     .reduce((s, r) => s + r.count, 0);
   console.log(
-    `${t.exchanges} exchanges, ${t.violations} violations (${responseViolations} of answers, ${t.violations - responseViolations} of requests)`,
+    `${plural(t.exchanges, "exchange")}, ${plural(t.violations, "violation")} (${responseViolations} of answers, ${t.violations - responseViolations} of requests)`,
   );
   for (const r of result.report.rules.filter((x) => x.count > 0)) console.log(`  ${r.id}: ${r.count}`);
   if (result.files) console.log(`report: ${result.files.html} (${result.files.json}, ${result.files.junit})`);

@@ -4,11 +4,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Contract, clientErrorCode, loadContract, serializeError } from "../spec/index.ts";
-import type { ExchangeSink } from "./exchange.ts";
+import type { Exchange, ExchangeSink } from "./exchange.ts";
 import { createTarget, type Target } from "./forwarder.ts";
 import type { PlumblineHar } from "./har/har-entry.ts";
 import { createHarRecorder, type HarRecorder } from "./har/har-recorder.ts";
 import type { HybridMock } from "./hybrid-mock.ts";
+import type { Violation } from "./judge/exchange-judge.ts";
 import { checkRequest } from "./judge/request-check.ts";
 import { createOperationMatcher } from "./operation-match.ts";
 import { familyOf, mockedFamilies, resolveOperationNames } from "./operation-names.ts";
@@ -68,6 +69,8 @@ export interface ProxyOptions {
   onViolation?: (v: ReportedViolation) => void;
   /** a recording or report problem worth telling (a write that failed) */
   onWarning?: (message: string) => void;
+  /** every exchange once judged, with its violations (the CLI's request log: proxy/report/request-line.ts) */
+  onExchange?: (exchange: Exchange, violations: Violation[]) => void;
   contract?: Contract;
   profile?: string;
 }
@@ -121,7 +124,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     record: options.record ?? null,
     rewriteUrls: options.rewriteUrls ?? true,
   };
-  const report = createViolationReport({ ...view, contract, matcher, settings, onViolation: options.onViolation });
+  const report = createViolationReport({
+    ...view,
+    contract,
+    matcher,
+    settings,
+    onViolation: options.onViolation,
+    onJudged: options.onExchange,
+  });
   let recorder: HarRecorder | null = null;
   if (options.record) recorder = await createHarRecorder({ ...view, file: options.record, onError: options.onWarning });
   const sinks: ExchangeSink[] = [report, ...(recorder ? [recorder] : [])];

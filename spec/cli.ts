@@ -3,6 +3,7 @@
 import { Command, exits, Option, usageError } from "../bin/command-kit.js";
 import { FORMATS } from "./diff/report-formats.ts";
 import { PROFILE_NAMES } from "./profiles.ts";
+import { plural } from "./report/plural.ts";
 
 export const DECISIONS_PATH = new URL("./DECISIONS.md", import.meta.url);
 
@@ -99,7 +100,7 @@ export function specCommand() {
         const problems = await (await import("./lint.ts")).lintDocument();
         for (const p of problems) console.log(`${p.severity} ${p.rule}: ${p.message} (${p.at})`);
         const errors = problems.filter((p) => p.severity === "error").length;
-        console.log(`${errors} errors, ${problems.length - errors} warnings`);
+        console.log(`${plural(errors, "error")}, ${plural(problems.length - errors, "warning")}`);
         return errors > 0 ? 1 : 0;
       }),
     );

@@ -11,7 +11,17 @@ export type OpenApiDocument = OpenAPIV3_1.Document & Record<`x-${string}`, unkno
 
 /** The document as written (references intact): what `/openapi.json` serves. */
 export function readRawDocument(path: string = SPEC_PATH): OpenApiDocument {
-  return parse(readFileSync(path, "utf8")) as OpenApiDocument;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    // one line naming the file and the cause, not the system's raw message
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a folder, not a file" : (err as Error).message;
+    throw new Error(`${path}: ${why}${code && code !== "ENOENT" && code !== "EISDIR" ? "" : ` (${code})`}`);
+  }
+  return parse(text) as OpenApiDocument;
 }
 
 /** Validates the document against the OpenAPI 3.1 meta-schema; throws with the parser's message when it is not. */

@@ -1,5 +1,7 @@
 // Batches (interface-spec "Batch response", "POST /crawl"; D-crawl-batch). The summary arithmetic is judged over
 // every batch answer of the run, not only this family's own calls.
+
+import { plural } from "../../spec/report/plural.ts";
 import { describe, failure, json, status } from "../check-helpers.ts";
 import { batchCallsProbe } from "../probes/batch-calls.ts";
 import type { CheckDefinition, Exchange, Failure } from "../types.ts";
@@ -27,7 +29,7 @@ const entriesMatch: CheckDefinition = {
       if (entries.length !== b.body.length)
         failures.push(
           failure(
-            `${b.operationId} batch of ${b.body.length} answered ${entries.length} entries`,
+            `${b.operationId} batch of ${b.body.length} answered ${plural(entries.length, "entry", "entries")}`,
             [ex],
             `${b.body.length}`,
             `${entries.length}`,

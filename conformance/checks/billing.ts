@@ -1,6 +1,7 @@
 // Billing as an outside client observes it: GET /usage before and after (interface-spec "What the service does",
 // "Limits" 3; D-charging for what the interface leaves open).
 import { baseBody } from "../../spec/bounds.ts";
+import { plural } from "../../spec/report/plural.ts";
 import { balance, describe, failure, json, measureCharge, ok, status, unreadableBalance } from "../check-helpers.ts";
 import { operationFor } from "../http-client.ts";
 import { BATCHES, batchCallsProbe } from "../probes/batch-calls.ts";
@@ -48,7 +49,7 @@ const pricePerOperation: CheckDefinition = {
       else if (m.charged !== expected) {
         failures.push(
           failure(
-            `${id} charged ${m.charged} credits`,
+            `${id} charged ${plural(m.charged, "credit")}`,
             [m.before.exchange, ex, m.after.exchange],
             `${expected}`,
             `${m.charged}`,
@@ -227,7 +228,7 @@ const freeOperations: CheckDefinition = {
     return {
       failures: [
         failure(
-          `free calls charged ${m.charged} credits`,
+          `free calls charged ${plural(m.charged, "credit")}`,
           [m.before.exchange, ...m.result, m.after.exchange],
           "0",
           `${m.charged}`,
@@ -262,7 +263,7 @@ const rejectedFree: CheckDefinition = {
         const refused = m.result.filter((e) => (status(e) ?? 0) >= 400);
         failures.push(
           failure(
-            `${g.operationId}: ${refused.length} rejected calls charged ${m.charged} credits`,
+            `${g.operationId}: ${refused.length} rejected calls charged ${plural(m.charged, "credit")}`,
             [m.before.exchange, ...refused, m.after.exchange],
             "0",
             `${m.charged}`,

@@ -4,6 +4,7 @@
 // target that really crawled it (canary probe).
 import { parse } from "yaml";
 import type { JsonSchema } from "../../spec/index.ts";
+import { plural } from "../../spec/report/plural.ts";
 import { describe, failure, status } from "../check-helpers.ts";
 import { SITEMAP_PAGES } from "../fixtures/site-facts.ts";
 import { type DeepcrawlRun, deepcrawlProbe } from "../probes/deepcrawl-run.ts";
@@ -54,7 +55,7 @@ const zipValid: CheckDefinition = {
     const failures: Failure[] = [];
     if (reading.manifest.taskId !== run.taskId)
       failures.push(failure("manifest taskId differs from the task's", [ex], run.taskId, reading.manifest.taskId));
-    return { failures, notes: [`${reading.manifest.pages.length} pages in the manifest`] };
+    return { failures, notes: [`${plural(reading.manifest.pages.length, "page")} in the manifest`] };
   },
 };
 
@@ -169,7 +170,7 @@ const fixturePages: CheckDefinition = {
       else if (!documents.get(page.path)?.includes(want.phrase))
         failures.push(failure(`${page.path} lacks the text of ${want.path}`, [p.ex], want.phrase));
     }
-    return { failures, notes: [`${manifest.pages.length} pages in the manifest`] };
+    return { failures, notes: [`${plural(manifest.pages.length, "page")} in the manifest`] };
   },
 };
 

@@ -1,5 +1,7 @@
 // The deepcrawl lifecycle (interface-spec "POST /deepcrawl", "States and transitions", "Errors"; D-deepcrawl-states,
 // D-deepcrawl-zip, D-status-not-found).
+
+import { plural } from "../../spec/report/plural.ts";
 import { describe, failure, json, ok, status } from "../check-helpers.ts";
 import { deepcrawlProbe } from "../probes/deepcrawl-run.ts";
 import type { CheckDefinition, CheckOutcome, Failure, RunContext } from "../types.ts";
@@ -154,7 +156,11 @@ const pollingFree: CheckDefinition = {
       return { failures: [failure("GET /usage gave no balance", [run.afterStart.exchange])] };
     if (a === b) return ok([`${run.polls.length} polls`]);
     const shown = [run.afterStart.exchange, ...run.polls, ...(run.afterPolls ? [run.afterPolls.exchange] : [])];
-    return { failures: [failure(`${run.polls.length} status polls charged ${a - b} credits`, shown, "0", `${a - b}`)] };
+    return {
+      failures: [
+        failure(`${run.polls.length} status polls charged ${plural(a - b, "credit")}`, shown, "0", `${a - b}`),
+      ],
+    };
   },
 };
 

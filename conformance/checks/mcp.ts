@@ -3,6 +3,7 @@
 // tools/list against the document's schemas, and a paid tool call charged as its REST operation.
 import { baseBody } from "../../spec/bounds.ts";
 import { type Contract, type McpTool, mcpSettings } from "../../spec/index.ts";
+import { plural } from "../../spec/report/plural.ts";
 import { describe, failure, json, measureCharge, ok, status, unreadableBalance } from "../check-helpers.ts";
 import { exchangesOf, MCP_PATH, mcpEndpoint, openMcpSession } from "../mcp-session.ts";
 import type { OperationScope } from "../operation-scope.ts";
@@ -236,7 +237,7 @@ const paidCall: CheckDefinition = {
     else if (m.charged !== expected)
       failures.push(
         failure(
-          `tools/call ${tool.name} charged ${m.charged} credits`,
+          `tools/call ${tool.name} charged ${plural(m.charged, "credit")}`,
           [m.before.exchange, call, m.after.exchange],
           String(expected),
           String(m.charged),

@@ -2,6 +2,8 @@
 // Code with PKCE)"; RFC 9728, 8414, 7591, 7636, 6749, 7009, OAuth 2.1 §4.3.1), judging the exchanges of one shared
 // walk of the flow (probes/oauth-flow.ts). Skipped, never passed, when the flow cannot be walked: no authorization
 // server named or reachable, no registration endpoint, or a sign-in page and no --oauth-user to sign in with.
+
+import { plural } from "../../spec/report/plural.ts";
 import { describe, failure, json, ok, status } from "../check-helpers.ts";
 import { isInvalidGrant, isInvalidToken, type Json, REDIRECT_URI, tokensOf } from "../oauth-client.ts";
 import { type OAuthFlowRecord, oauthFlowProbe } from "../probes/oauth-flow.ts";
@@ -97,7 +99,7 @@ const oauthDiscovery: CheckDefinition = {
     else if (a?.access && body?.client_id !== rec.clientId)
       fail("/usage does not name the token's client", [a.usage], String(rec.clientId), String(body?.client_id));
     const notes = [...rec.notes];
-    if (typeof body?.usage === "number") notes.push(`the token's account holds ${body.usage} credits`);
+    if (typeof body?.usage === "number") notes.push(`the token's account holds ${plural(body.usage, "credit")}`);
     return failures.length ? { failures, notes } : ok(notes);
   },
 };

@@ -1,5 +1,7 @@
 // Rate limiting (interface-spec "Limits" 4: 429 is the status; D-rate-limits: Retry-After in seconds). Opt-in: it
 // hammers the account until refused, and the account then stays limited for a window, so it runs last.
+
+import { plural } from "../../spec/report/plural.ts";
 import { failure, ok } from "../check-helpers.ts";
 import type { CheckDefinition, Exchange } from "../types.ts";
 
@@ -28,11 +30,13 @@ const retryAfter: CheckDefinition = {
     if (!limited) {
       const last = ctx.http.exchanges.at(-1) as Exchange;
       return {
-        failures: [failure(`no 429 after ${sent} requests`, [last], "429 past the decided limit", "never refused")],
+        failures: [
+          failure(`no 429 after ${plural(sent, "request")}`, [last], "429 past the decided limit", "never refused"),
+        ],
       };
     }
     const value = limited.response?.headers["retry-after"];
-    if (value && /^\d+$/.test(value)) return ok([`429 after ${sent} requests, Retry-After ${value}`]);
+    if (value && /^\d+$/.test(value)) return ok([`429 after ${plural(sent, "request")}, Retry-After ${value}`]);
     return {
       failures: [
         failure("429 without a Retry-After in seconds", [limited], "Retry-After: <seconds>", value ?? "(none)"),

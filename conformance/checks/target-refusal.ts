@@ -2,6 +2,8 @@
 // failed URL-safety checks): a cloud metadata address answers 403 on screenshot and 400 on crawl, sitemap and
 // extract, which list no 403, and nothing is charged. The address is an IP literal, so no DNS is involved and
 // even a target that resolves nothing (the mock) can judge it; none of it is ever fetched by a conforming target.
+
+import { plural } from "../../spec/report/plural.ts";
 import { describe, failure, measureCharge, ok, status, unreadableBalance } from "../check-helpers.ts";
 import type { CheckDefinition, Exchange, Failure } from "../types.ts";
 
@@ -43,7 +45,7 @@ const targetRefusal: CheckDefinition = {
     const exchanges = m.result.map(([, ex]) => ex);
     if (m.charged === null) failures.push(unreadableBalance(m));
     else if (m.charged !== 0)
-      failures.push(failure("refused targets were charged", exchanges, "0 credits", `${m.charged} credits`));
+      failures.push(failure("refused targets were charged", exchanges, "0 credits", `${plural(m.charged, "credit")}`));
     return failures.length ? { failures } : ok();
   },
 };

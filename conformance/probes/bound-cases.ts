@@ -9,6 +9,7 @@
 // with an unpayable Payment credential and are judged by the 402 refusal at their price; the cheaper ones are paid.
 import { type BoundCase, boundCases } from "../../spec/bounds.ts";
 import type { Contract } from "../../spec/index.ts";
+import { plural } from "../../spec/report/plural.ts";
 import { type Measured, measureCharge } from "../check-helpers.ts";
 import type { OperationScope } from "../operation-scope.ts";
 import type { Exchange, Probe, RunContext } from "../types.ts";
@@ -253,7 +254,7 @@ export const boundCasesProbe: Probe<BoundProbe> = {
       const n = requests.filter((r) => r.operationId === op).reduce((s, r) => s + r.group.members.length, 0);
       const unpaid = new Set(sent.filter((c) => c.unpaid && c.case.operationId === op).map((c) => c.exchange.id)).size;
       const refusal = unpaid ? ` (${unpaid} judged by a payment refusal, nothing spent)` : "";
-      ctx.progress(`  bound cases of ${op}: ${n} cases in ${mine.length} requests${refusal}`);
+      ctx.progress(`  bound cases of ${op}: ${plural(n, "case")} in ${plural(mine.length, "request")}${refusal}`);
     }
     return { cases: sent, rejectedCharges: ops.length ? [{ operationId: ops.join(", "), measured }] : [] };
   },

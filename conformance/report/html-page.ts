@@ -3,6 +3,7 @@
 
 import { curlCommand } from "../../spec/report/curl.ts";
 import { xmlEscape } from "../../spec/report/junit.ts";
+import { plural } from "../../spec/report/plural.ts";
 import { checkCount, SKIP_KINDS, type SkipTally } from "../skip-reasons.ts";
 import { basisLabel, type CheckResult, type ConformanceResult, type Exchange } from "../types.ts";
 import { FILTER_SCRIPT, STYLE } from "./html-assets.ts";
@@ -88,7 +89,7 @@ export function htmlPage(r: ConformanceResult): string {
 <tr><th>target</th><td>${esc(r.target)}</td><th>profile</th><td>${esc(r.profile)}</td></tr>
 <tr><th>started</th><td>${esc(r.startedAt)}</td><th>duration</th><td>${(r.durationMs / 1000).toFixed(1)} s</td></tr>
 <tr><th>credits</th><td>plan ≤ ${r.planCredits}, spent ${r.creditsSpent ?? "?"}</td><th>bound set</th><td>${esc(r.boundSet ?? "not probed")}</td></tr>
-<tr><th>checks</th><td colspan="3">${s.passed} passed, ${s.failed} failed, ${s.warning} warnings, ${s.skipped} skipped, ${r.exchanges.length} exchanges</td></tr>
+<tr><th>checks</th><td colspan="3">${s.passed} passed, ${s.failed} failed, ${plural(s.warning, "warning")}, ${s.skipped} skipped, ${plural(r.exchanges.length, "exchange")}</td></tr>
 ${skipRows(r.skips ?? [])}
 ${r.error ? `<tr><th>error</th><td colspan="3">${esc(r.error)}</td></tr>` : ""}
 </table>

@@ -1,5 +1,7 @@
 // The text summary a run ends with (the CLI prints it): the verdict and counts, then every warning with its reason
 // and first findings, since a warning does not fail the run and would otherwise scroll by unread.
+
+import { plural } from "../../spec/report/plural.ts";
 import { tallyText, unmetLines } from "../skip-reasons.ts";
 import type { ConformanceResult } from "../types.ts";
 
@@ -11,7 +13,7 @@ export function textSummary(result: ConformanceResult): string {
   const skips = result.skips ?? [];
   const byKind = skips.length ? ` (${tallyText(skips)})` : "";
   const lines = [
-    `${result.exitCode === 0 ? "PASSED" : "FAILED"}: ${s.passed} passed, ${s.failed} failed, ${s.warning} warnings, ${s.skipped} skipped${byKind} in ${(result.durationMs / 1000).toFixed(1)} s; ${result.creditsSpent ?? "?"} credits spent`,
+    `${result.exitCode === 0 ? "PASSED" : "FAILED"}: ${s.passed} passed, ${s.failed} failed, ${plural(s.warning, "warning")}, ${s.skipped} skipped${byKind} in ${(result.durationMs / 1000).toFixed(1)} s; ${result.creditsSpent === undefined ? "credits spent unknown (the balance did not read)" : `${plural(result.creditsSpent, "credit")} spent`}`,
   ];
   // every kind of skip with its reason: a skip never scrolls by unread (issue 27)
   for (const t of skips) {

@@ -83,6 +83,11 @@ describe("plumbline conform against the mock", () => {
     expect(record.skips.map((t) => [t.kind, t.count, t.allowed])).toEqual([["synthetic", skipped.length, true]]);
     expect(out).toMatch(new RegExp(`^PASSED: .* ${skipped.length} skipped \\(${skipped.length} synthetic\\)`, "m"));
     expect(out).toMatch(/^skipped \d+ synthetic: the target does not fetch real pages/m);
+    // issue 37: the long reason is printed once while the checks run; the others name the first check it skipped
+    const reason = skipped[0].reason as string;
+    expect(out.split(reason).length - 1).toBe(2); // its progress line and the summary's line
+    for (const c of skipped.slice(1))
+      expect(out).toMatch(new RegExp(`\\] skip ${c.id} \\(same reason as ${skipped[0].id}\\) \\d+ ms$`, "m"));
     // issue 26: the client-compatibility checks run and pass, and nothing else warns either
     const client = record.checks.filter((x) => x.id.startsWith("client-"));
     expect(client.map((x) => [x.id, x.status])).toEqual([

@@ -33,7 +33,12 @@ export interface CaseResult {
 }
 
 export type BalanceRead =
-  | { ok: true; balance: number }
+  | {
+      ok: true;
+      balance: number;
+      /** the RateLimit-Policy header of the answer, when the target advertises its limits */
+      ratePolicy?: string;
+    }
   | { ok: false; failure: CheckFailure }
   /** the target's rate limit held the read back, even after waiting as told: not the target's fault */
   | { ok: false; throttled: true };
@@ -50,7 +55,9 @@ export async function readBalance(client: HttpClient, key: string): Promise<Bala
   if (r.status !== 200 || typeof usage !== "number") {
     return { ok: false, failure: fail("charge-exact", `GET /usage answered ${r.status} without a usage number`) };
   }
-  return { ok: true, balance: usage };
+  const policy = r.headers["ratelimit-policy"];
+  const ratePolicy = Array.isArray(policy) ? policy.join(", ") : policy;
+  return ratePolicy ? { ok: true, balance: usage, ratePolicy } : { ok: true, balance: usage };
 }
 
 const echoes = new WeakMap<object, Map<string, string | null>>();

@@ -4,6 +4,7 @@
 // that is not a page must get exactly what fetch-outcome.ts derives from the site's answer. Returns what the call
 // must have cost, which the caller compares with the balance the target reports.
 import type { Contract, OperationSpec } from "../../spec/index.ts";
+import { plural } from "../../spec/report/plural.ts";
 import type { FuzzCase } from "../fuzz-case.ts";
 import type { HttpOutcome } from "../http/http-client.ts";
 import { type CheckFailure, fail } from "./check-failure.ts";
@@ -109,7 +110,9 @@ function judgeSummary(
   const failures: CheckFailure[] = [];
   const results = Array.isArray(json.results) ? (json.results as Obj[]) : [];
   if (results.length !== prices.length) {
-    failures.push(fail("batch-summary", `${prices.length} entries sent, ${results.length} answered`));
+    failures.push(
+      fail("batch-summary", `${plural(prices.length, "entry", "entries")} sent, ${results.length} answered`),
+    );
   }
   let running = balance;
   let cost = 0;
@@ -119,7 +122,9 @@ function judgeSummary(
     const expected = outcomes[i] ?? { kind: "success" };
     if (r.success === true) {
       if (price > running)
-        failures.push(fail("charge-exact", `entry ${i} succeeded with ${running} credits left, price ${price}`));
+        failures.push(
+          fail("charge-exact", `entry ${i} succeeded with ${plural(running, "credit")} left, price ${price}`),
+        );
       if (r.cost !== price) failures.push(fail("charge-exact", `entry ${i} cost ${r.cost}, price ${price}`));
       if (expected.kind === "failure")
         failures.push(fail("status-conformance", `entry ${i} succeeded: ${expected.why}`));
@@ -135,7 +140,10 @@ function judgeSummary(
       failures.push(fail("no-server-error", `entry ${i} failed with ${status}`));
     else
       failures.push(
-        fail("status-conformance", `entry ${i} failed with ${status} while ${running} credits cover ${price}`),
+        fail(
+          "status-conformance",
+          `entry ${i} failed with ${status} while ${plural(running, "credit")} cover ${price}`,
+        ),
       );
   });
   const s = (json.summary ?? {}) as Obj;
@@ -212,7 +220,7 @@ function judgeList(
     failures.push(
       fail(
         "status-conformance",
-        `${list.length} of ${entries.length} entries answered; entry ${first.index} (${JSON.stringify(first.url)}) ` +
+        `${list.length} of ${plural(entries.length, "entry", "entries")} answered; entry ${first.index} (${JSON.stringify(first.url)}) ` +
           `is missing though the balance covers it${missing.length > 1 ? `, and ${missing.length - 1} more` : ""}`,
       ),
     );

@@ -1,6 +1,7 @@
-// What the fuzzer learns about a target before it starts: that it answers GET /health (else "could not run",
-// exit 2), whether it advertises the mock's admin API (GET /__mock) and, if so, its clock mode and deepcrawl
+// What the fuzzer learns about a target before it starts: that it is this API (the probe every client shares,
+// spec/http/target-probe.ts: GET /health answers the contract's health body; else "could not run", exit 2), whether it advertises the mock's admin API (GET /__mock) and, if so, its clock mode and deepcrawl
 // step durations. Clock commands and per-worker accounts are used only when the target advertises them.
+import { probeTarget as probeApi } from "../../spec/http/target-probe.ts";
 import type { HttpClient } from "./http-client.ts";
 
 export interface DeepcrawlSteps {
@@ -23,12 +24,11 @@ export type Probe = { ok: true; target: TargetInfo } | { ok: false; reason: stri
 type Obj = Record<string, unknown>;
 
 export async function probeTarget(client: HttpClient): Promise<Probe> {
-  const health = await client.send({ method: "GET", path: "/health" }, null);
-  if (!health.ok) return { ok: false, reason: `GET /health: ${health.kind} (${health.message})` };
-  if (health.status !== 200) return { ok: false, reason: `GET /health answered ${health.status}` };
+  const health = await probeApi(client.baseUrl);
+  if (!health.ok) return { ok: false, reason: health.message };
   const target: TargetInfo = {
     baseUrl: client.baseUrl,
-    version: String((health.json as Obj | undefined)?.version ?? "") || null,
+    version: String(health.health.version ?? "") || null,
     admin: false,
     clock: null,
     steps: null,

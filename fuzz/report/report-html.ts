@@ -1,6 +1,7 @@
 // A small self-contained HTML page of a fuzz run: verdict, throughput, one section per property with the shrunk
 // counterexample, its failures and the curl commands that reproduce it. No script, no external asset.
 import { xmlEscape } from "../../spec/report/junit.ts";
+import { plural } from "../../spec/report/plural.ts";
 import type { FailureReport, FuzzReport, PropertyReport } from "./fuzz-report.ts";
 
 const esc = (v: unknown) => xmlEscape(String(v));
@@ -46,8 +47,8 @@ export function renderReportHtml(r: FuzzReport): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plumbline fuzz: ${esc(verdict)}</title><style>${CSS}</style></head><body>
 <h1 class="${r.exitCode === 0 ? "pass" : "fail"}">plumbline fuzz: ${esc(verdict)} (exit ${r.exitCode})</h1>
 <table><tr><th>target</th><td>${esc(r.target.url)} ${r.target.version ? `(version ${esc(r.target.version)})` : ""}${r.target.admin ? `, mock admin API, ${esc(r.target.clock)} clock` : ""}</td></tr>
-${r.fixture ? `<tr><th>fixture site</th><td>${esc(r.fixture.url)}: ${r.fixture.pages.length} pages, failing ${esc(r.fixture.failing.join(", ") || "none")}</td></tr>` : ""}
-<tr><th>seed</th><td><code>${r.seed}</code></td></tr><tr><th>budget</th><td>${r.budget.timeSeconds !== null ? `${r.budget.timeSeconds} s` : `${r.budget.runs} runs`}${r.only ? `, only ${esc(r.only.join(", "))}` : ""}</td></tr>
+${r.fixture ? `<tr><th>fixture site</th><td>${esc(r.fixture.url)}: ${plural(r.fixture.pages.length, "page")}, failing ${esc(r.fixture.failing.join(", ") || "none")}</td></tr>` : ""}
+<tr><th>seed</th><td><code>${r.seed}</code></td></tr><tr><th>budget</th><td>${r.budget.timeSeconds !== null ? `${r.budget.timeSeconds} s` : `${plural(r.budget.runs ?? 0, "run")}`}${r.only ? `, only ${esc(r.only.join(", "))}` : ""}</td></tr>
 <tr><th>throughput</th><td>${r.totals.cases} input cases in ${r.totals.seconds.toFixed(1)} s: <strong>${r.totals.casesPerSecond.toFixed(0)} cases/s</strong></td></tr>
 <tr><th>health after the run</th><td>${r.health ? `${r.health.passed ? "✓" : "✗"} ${esc(r.health.message)}` : "—"}</td></tr>
 <tr><th>run</th><td>${esc(r.startedAt)} → ${esc(r.finishedAt)}</td></tr>${r.error ? `<tr><th>error</th><td class="fail">${esc(r.error)}</td></tr>` : ""}</table>

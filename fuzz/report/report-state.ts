@@ -1,5 +1,6 @@
 // The report of a run while it is built, and its end: totals, the waivers that fired, the files written.
 import { join } from "node:path";
+import { plural } from "../../spec/report/plural.ts";
 import type { Waiver } from "../checks/waivers.ts";
 import { type FuzzReport, writeReport } from "./fuzz-report.ts";
 
@@ -61,9 +62,9 @@ export function finishReport(
   r.waivers = (o.waivers ?? [])
     .filter((w) => fired[w.id])
     .map((w) => ({ id: w.id, description: w.description, location: w.location, count: fired[w.id] }));
-  if (error) log(`plumbline fuzz: could not run: ${error}`);
+  // the reason is the report's error, printed once by the caller (the CLI on stderr, the gate in its stage line)
   if (r.properties.length)
-    log(`${cases} input cases in ${seconds.toFixed(1)} s: ${r.totals.casesPerSecond.toFixed(0)} cases/s`);
+    log(`${plural(cases, "input case")} in ${seconds.toFixed(1)} s: ${r.totals.casesPerSecond.toFixed(0)} cases/s`);
   const dir = o.reportDir === undefined ? join("reports", "fuzz", r.startedAt.replace(/[:.]/g, "-")) : o.reportDir;
   if (dir !== null) {
     state.files = writeReport(dir, r);

@@ -2,6 +2,7 @@
 // shrunk request or command sequence, curl commands, and a replay file in the corpus folder. Also the lines the
 // command prints.
 import { mkdirSync } from "node:fs";
+import { plural } from "../../spec/report/plural.ts";
 import type { FuzzCase } from "../fuzz-case.ts";
 import type { CommandSpec } from "../model/model-command.ts";
 import { executedSpecs, type ModelInput } from "../model/model-property.ts";
@@ -107,7 +108,7 @@ export function describeFailure(property: PropertyName, f: FailureReport): strin
   }
   if (f.sequence) {
     // the generated balance applies to a fresh account, made only on a target with /__mock
-    const start = `${f.sequence.credits} credits on a mock, else the key's balance`;
+    const start = `${plural(f.sequence.credits, "credit")} on a mock, else the key's balance`;
     lines.push(`  commands (${start}): ${JSON.stringify(f.sequence.commands)}`.slice(0, 2000));
   }
   for (const c of f.curl) lines.push(`  ${c}`.slice(0, 2000));

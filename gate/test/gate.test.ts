@@ -120,7 +120,9 @@ describe("plumbline gate", () => {
     const target = `http://127.0.0.1:${port}`;
     const none = await gate(["--target", target, "--api-key", "GATE", "--wait-for-target", "1"]);
     expect(none.code).toBe(2);
-    expect(none.out).toContain(`the target did not answer at ${target}/health within 1 s (ECONNREFUSED)`);
+    expect(none.out).toContain(
+      `nothing answers at ${target} (connection refused): is the server running? (waited 1 s; --wait-for-target S waits longer)`,
+    );
     const running = gate([
       "--target",
       target,

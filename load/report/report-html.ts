@@ -1,5 +1,7 @@
 // The HTML page of a load run: verdict first, then the charts people look at (throughput and latency over
 // time, latency per operation, deepcrawl time to completed), then every figure as tables. Self-contained.
+
+import { plural } from "../../spec/report/plural.ts";
 import { formatActual } from "../threshold-evaluate.ts";
 import type { LoadReport, OperationStats } from "../types.ts";
 import { barChart, esc, lineChart } from "./svg-charts.ts";
@@ -121,7 +123,7 @@ ${r.breaches.length ? `<h2>What broke</h2><ul>${r.breaches.map((b) => `<li class
 ${r.serviceLatency ? `<p class="meta">Service latency (from the actual send): p50 ${r.serviceLatency.med} ms, p99 ${r.serviceLatency.p99} ms, max ${r.serviceLatency.max} ms.</p>` : ""}
 ${flows ? `<h2>Flows</h2><table><tr><th>flow</th><th>started</th><th>completed</th><th>failed</th><th>incomplete</th><th>p50 ms</th><th>p95 ms</th><th>max ms</th><th>polls/flow</th></tr>${flows}</table>` : ""}
 <h2>Credit accounting</h2><p class="${c.checked ? (c.pass ? "passed" : "failed") : c.pass ? "skipped" : "failed"}">${esc(c.detail)}</p>
-${r.creditCap ? `<p class="meta">Credit budget: at most ${r.creditCap.cap} credits; ${r.creditCap.heldBack} arrivals held back to stay within it.</p>` : ""}
+${r.creditCap ? `<p class="meta">Credit budget: at most ${plural(r.creditCap.cap, "credit")}; ${r.creditCap.heldBack} arrivals held back to stay within it.</p>` : ""}
 ${r.rateLimits ? `<h2>Rate limits</h2><p class="meta">${esc(r.rateLimits.detail)}.</p>${r.rateLimits.unjudged.length ? `<p>Not judged at that rate:</p><ul>${r.rateLimits.unjudged.map((u) => `<li>${esc(u)}</li>`).join("")}</ul>` : ""}` : ""}
 ${baseline}
 </body></html>

@@ -90,6 +90,10 @@ function throttlingTarget(bare: boolean) {
       res.writeHead(200, { "content-type": "application/json", ...limits });
       return res.end('{"usage":1000,"credential_type":"api_key"}');
     }
+    if (req.url === "/health") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end('{"status":"ok"}');
+    }
     calls++;
     if (calls % 4 === 0) {
       throttled++;

@@ -106,6 +106,16 @@ describe("evaluateThresholds", () => {
     expect(out[1].note).toMatch(/nothing answered/);
   });
 
+  it("at a rate-limited pace, says how many answers a percentile needs and how many were measured, in agreement", () => {
+    const few = (n: number) => source({ search: latencies.slice(0, n) }, { search: { errorRate: 0, rps: 1 } });
+    const note = (n: number) =>
+      evaluateThresholds(entries("search", "p(99) < 1s"), few(n), { rate: null, limitedRate: 3 })[0].note;
+    expect(note(1)).toBe(
+      "cannot be judged at the rate the target's limits allow (3 requests/s): p(99) needs 500 answers, 1 was measured",
+    );
+    expect(note(2)).toMatch(/p\(99\) needs 500 answers, 2 were measured$/);
+  });
+
   it("in an open loop, skips an rps bound the requested rate cannot reach", () => {
     const out = evaluateThresholds(entries("overall", "rps > 5000", "rps > 100"), src, { rate: 1000 });
     expect(out.map((o) => o.status)).toEqual(["skipped", "passed"]);

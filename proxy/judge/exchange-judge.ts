@@ -3,6 +3,7 @@
 // invariants one exchange shows (batch arithmetic, echoes) or a short sequence does (deepcrawl task states).
 import type { Contract, FieldError } from "../../spec/index.ts";
 import { normalizeContentType, PAYMENT_PROBLEM_TYPE } from "../../spec/index.ts";
+import { plural } from "../../spec/report/plural.ts";
 import type { Exchange } from "../exchange.ts";
 import { decodeBody } from "../har/body-decoding.ts";
 import { headerRecord, headerValue } from "../hop-headers.ts";
@@ -140,7 +141,7 @@ function batch(contract: Contract, opId: string, sent: unknown[], json: unknown,
   if (entries.length !== sent.length)
     add(
       "batch-entries",
-      `a batch of ${sent.length} answered ${entries.length} entries`,
+      `a batch of ${sent.length} answered ${plural(entries.length, "entry", "entries")}`,
       String(sent.length),
       String(entries.length),
     );

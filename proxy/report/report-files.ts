@@ -4,6 +4,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { junitXml as writeJunit, xmlEscape } from "../../spec/report/junit.ts";
+import { plural } from "../../spec/report/plural.ts";
 import { RULES } from "../judge/rules.ts";
 import type { ProxyReport, ReportedViolation } from "./violation-report.ts";
 
@@ -67,8 +68,8 @@ export function reportHtml(r: ProxyReport): string {
   const t = r.totals;
   const verdict =
     t.violations === 0
-      ? `<p class="ok">No violation in ${t.exchanges} exchanges.</p>`
-      : `<p class="bad">${t.violations} violations in ${t.exchanges} exchanges.</p>`;
+      ? `<p class="ok">No violation in ${plural(t.exchanges, "exchange")}.</p>`
+      : `<p class="bad">${plural(t.violations, "violation")} in ${plural(t.exchanges, "exchange")}.</p>`;
   const ops = r.operations
     .map((op) => {
       const rules = op.rules
@@ -80,7 +81,7 @@ export function reportHtml(r: ProxyReport): string {
 ${g.examples.map(exchangeHtml).join("\n")}${g.count > g.examples.length ? `<p class="note">… and ${g.count - g.examples.length} more not kept</p>` : ""}</section>`,
         )
         .join("\n");
-      return `<section class="op"><h2>${h(op.operationId)} <small>${op.exchanges} exchanges, ${op.violations} violations</small></h2>${rules || '<p class="ok">clean</p>'}</section>`;
+      return `<section class="op"><h2>${h(op.operationId)} <small>${plural(op.exchanges, "exchange")}, ${plural(op.violations, "violation")}</small></h2>${rules || '<p class="ok">clean</p>'}</section>`;
     })
     .join("\n");
   const ruleRows = r.rules

@@ -70,6 +70,8 @@ export interface ReportOptions extends ViewOptions {
   matcher: OperationMatcher;
   settings: Record<string, unknown>;
   onViolation?: (v: ReportedViolation) => void;
+  /** every exchange once judged, with its violations (none: it kept the contract); the CLI's request log */
+  onJudged?: (ex: Exchange, violations: Violation[]) => void;
 }
 
 /** Bodies shown in the report are cut at this many characters (the recording keeps them whole). */
@@ -147,6 +149,7 @@ export function createViolationReport(o: ReportOptions): ViolationReport {
       if (ex.servedBy === "proxy" && ex.response && ex.response.status < 500) totals.refused++;
       if (ex.operationId) totals.judged++;
       const found = judge.judge(ex);
+      o.onJudged?.(ex, found);
       const op = groupOf(ex.operationId ?? NO_OPERATION);
       op.exchanges++;
       if (found.length === 0) return;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { renderDocsPage } from "./docs-page.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { baseUrlOf } from "./request-state.ts";
+import { rootRoute } from "./root-page.ts";
 
 export function discoveryRoutes(app: FastifyInstance, o: PlatformOptions) {
   const docsHtml = renderDocsPage(o.contract);
@@ -31,4 +32,6 @@ export function discoveryRoutes(app: FastifyInstance, o: PlatformOptions) {
   );
 
   app.get("/docs", async (_req, reply) => reply.type("text/html; charset=utf-8").send(docsHtml));
+  // a person opening the server's address: pointed to the three above (not a contract operation)
+  rootRoute(app, o);
 }

@@ -87,7 +87,7 @@ describe("the CI job: spec diff git:origin/main:spec/openapi.yaml spec/openapi.y
       `::error file=spec/openapi.yaml,line=${bound},title=request-bound-tightened (breaking)::POST /search: a client sending \`max_results: 41\` is now refused (maximum 50 → 40)`,
     );
     expect(annotations).toContain(
-      `::error file=spec/openapi.yaml,line=${price},title=price-raised (breaking)::POST /search: a client budgeting 1 credits a call to POST /search is now charged 2`,
+      `::error file=spec/openapi.yaml,line=${price},title=price-raised (breaking)::POST /search: a client budgeting 1 credit a call to POST /search is now charged 2`,
     );
     // the removed field's annotation stands where it was removed from: SearchResult's `properties`
     const properties = lineOf(text, "    SearchResult:") + 4;

@@ -5,6 +5,7 @@
 import { readRateLimits } from "../contract.ts";
 import type { OpenApiDocument } from "../document.ts";
 import { type Pricing, pricingOf } from "../operations.ts";
+import { plural } from "../report/plural.ts";
 import type { ChangeCollector } from "./changes.ts";
 import type { OperationPair, OperationRef } from "./operation-diff.ts";
 import { child, isObj, type Loc, type Obj, type Resolver } from "./resolve.ts";
@@ -35,7 +36,7 @@ export function comparePricing(
   if (!bp && rp) {
     out.add(
       "operation-now-paid",
-      `a client calling ${op} now pays ${rp.credits} credits (${rp.price}) a call; it was free`,
+      `a client calling ${op} now pays ${plural(rp.credits, "credit")} (${rp.price}) a call; it was free`,
       pair.base.loc.pointer,
       rAt,
       op,
@@ -45,7 +46,7 @@ export function comparePricing(
   if (bp && !rp) {
     out.add(
       "operation-now-free",
-      `${op} is now free; it cost ${bp.credits} credits`,
+      `${op} is now free; it cost ${plural(bp.credits, "credit")}`,
       bAt,
       pair.revision.loc.pointer,
       op,
@@ -59,8 +60,8 @@ export function comparePricing(
     out.add(
       up ? "price-raised" : "price-lowered",
       up
-        ? `a client budgeting ${b.credits} credits a call to ${op} is now charged ${r.credits}`
-        : `${op} now costs ${r.credits} credits a call, not ${b.credits}`,
+        ? `a client budgeting ${plural(b.credits, "credit")} a call to ${op} is now charged ${r.credits}`
+        : `${op} now costs ${plural(r.credits, "credit")} a call, not ${b.credits}`,
       `${bAt}/credits`,
       `${rAt}/credits`,
       op,
@@ -94,7 +95,7 @@ export function comparePricing(
   if (bs !== rs || bParam !== rParam) {
     const up = rs > bs || (rParam !== undefined && bParam !== rParam);
     const what = (param: string | undefined, credits: number) =>
-      param ? `${credits} credits per \`${param}\`` : "no surcharge";
+      param ? `${plural(credits, "credit")} per \`${param}\`` : "no surcharge";
     out.add(
       up ? "price-raised" : "price-lowered",
       `${op} now charges ${what(rParam, rs)}, not ${what(bParam, bs)}`,

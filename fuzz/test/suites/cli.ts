@@ -77,7 +77,9 @@ export function cliSuite(shared: SharedMock): void {
     it("exits 2 when it cannot run: no target, bad arguments, an unknown operation, a refused key", async () => {
       const down = await inProcess(["--target", "http://127.0.0.1:9", "--api-key", "k", "--no-report"]);
       expect(down.code).toBe(2);
-      expect(down.out).toMatch(/could not run: the target does not answer/);
+      expect(down.out).toMatch(
+        /could not run: nothing answers at http:\/\/127\.0\.0\.1:9 \(connection refused\): is the server running\?/,
+      );
       const envKey = process.env.PLUMBLINE_API_KEY;
       delete process.env.PLUMBLINE_API_KEY;
       try {
