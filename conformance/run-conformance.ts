@@ -304,7 +304,7 @@ async function execute(
     o.onProgress(`[${String(i + 1).padStart(2)}/${ordered.length}] ${mark} ${check.id}${why} ${r.durationMs} ms`);
   }
 
-  // no waiting here: after the rate-limit check the account may be limited for a whole window
+  // no waiting here: the 429 check waits out its Retry-After, but not one it judged absurd (the account may be limited)
   const end = await balance(ctx, "postflight", "main", true);
   if (start.value !== null && end.value !== null) result.creditsSpent = start.value - end.value;
   for (const r of result.checks) result.summary[r.status]++;

@@ -680,7 +680,7 @@ export const STATEMENTS: Statement[] = [
     "Limits",
     "Rate limit values, quota windows and retry headers (429 is the status used for rate limiting): not shown.",
     "not shown",
-    "D-rate-limits (opt-in: it hammers the account)",
+    "D-rate-limits: one deliberate 429 on the free GET /usage by default, the wait it advertises honoured",
     ["rate-limit-retry-after", "response-headers-declared"],
   ),
   none(
