@@ -1,5 +1,6 @@
-// Shared probe: every boundary case of spec/bounds.ts, for both published bound sets (D-bound-sets), packed into as
-// few requests as the properties allow (bound-packing.ts): rejected cases on distinct fields share a request whose
+// Shared probe: every boundary case of spec/bounds.ts and every refusal the schemas imply beyond them
+// (schema-refusals.ts: a sibling's fields, every type a property does not admit), for both published bound sets
+// (D-bound-sets), packed into as few requests as the properties allow (bound-packing.ts): rejected cases on distinct fields share a request whose
 // 422 must name each of them, valid edges share one (a batch-capable operation carries them as the entries of its
 // largest batch), and the cases where the two sets differ go alone, since each is a verdict of its own, as do the
 // values a decision adds to an enum (D-search-engine-values): a target that refuses one must not take the
@@ -14,6 +15,7 @@ import type { OperationScope } from "../operation-scope.ts";
 import type { Exchange, Probe, RunContext } from "../types.ts";
 import { asBatch, type Group, pack } from "./bound-packing.ts";
 import { COSTLY_CREDITS, sendUnpaid } from "./payment-refusal.ts";
+import { type RefusalCase, schemaRefusals } from "./schema-refusals.ts";
 import { plannedShots, screenshotShotsProbe } from "./screenshot-shots.ts";
 import { withReachableCase } from "./target-urls.ts";
 
@@ -58,7 +60,9 @@ function carriedByShots(primary: Contract, scope: OperationScope): Set<string> {
 
 function cases(primary: Contract, alt: Contract, scope: OperationScope): PlannedCase[] {
   const seen = new Map<string, BoundCase>();
-  for (const c of [...boundCases(primary), ...boundCases(alt)]) {
+  // the edges of spec/bounds.ts, then the refusals the schemas imply beyond them (schema-refusals.ts)
+  const all = [...boundCases(primary), ...boundCases(alt), ...schemaRefusals(primary), ...schemaRefusals(alt)];
+  for (const c of all) {
     if (!scope.has(c.operationId)) continue;
     const key = caseKey(c);
     if (!seen.has(key)) seen.set(key, c);
@@ -112,7 +116,15 @@ export function boundRequests(
     const mine = all.filter((p) => p.case.operationId === operationId);
     const both = [primary, alt];
     const rejected = mine.filter((p) => !p.primaryValid && !p.altValid);
-    for (const group of pack(both, rejected, false)) out.push({ operationId, kind: "rejected", group });
+    // a sibling's fields go in a request of their own (schema-refusals.ts), the rest packed together
+    const apart = (p: PlannedCase) => (p.case as RefusalCase).apart ?? "";
+    for (const key of [...new Set(rejected.map(apart))].sort())
+      for (const group of pack(
+        both,
+        rejected.filter((p) => apart(p) === key),
+        false,
+      ))
+        out.push({ operationId, kind: "rejected", group });
     const valid = mine.filter((p) => p.primaryValid && p.altValid && !p.case.decision);
     for (const p of valid.filter((v) => carried.has(caseKey(v.case))))
       out.push({ operationId, kind: "carried", group: { members: [p], body: p.case.body } });
