@@ -34,6 +34,8 @@ export interface BoundProbe {
   cases: SentCase[];
   /** the charge measured around the cases rejected by both sets (all operations, one measurement) */
   rejectedCharges: Array<{ operationId: string; measured: Measured<Exchange[]> }>;
+  /** derived refusals not sent, per operation, to keep within the operation's own rate window */
+  leftOut: Array<[string, number]>;
 }
 
 interface PlannedCase {
@@ -108,6 +110,8 @@ export function boundRequests(
   alt: Contract,
   scope: OperationScope,
   refusal: ReadonlySet<string> = new Set(),
+  /** filled with the derived refusals left out per operation, to keep within its own window */
+  leftOut?: Map<string, number>,
 ): Request[] {
   const all = cases(primary, alt, scope);
   const carried = carriedByShots(primary, scope);
@@ -116,15 +120,24 @@ export function boundRequests(
     const mine = all.filter((p) => p.case.operationId === operationId);
     const both = [primary, alt];
     const rejected = mine.filter((p) => !p.primaryValid && !p.altValid);
-    // a sibling's fields go in a request of their own (schema-refusals.ts), the rest packed together
+    // the siblings' fields go in a request of their own (schema-refusals.ts), the rest packed together; on an
+    // operation with a window of its own (D-rate-limits: /screenshot 10 a minute) the derived refusals ride only in
+    // the requests its spec/bounds.ts cases need anyway, and those that would need more are left out (counted)
     const apart = (p: PlannedCase) => (p.case as RefusalCase).apart ?? "";
+    const derived = (p: PlannedCase) => (p.case as RefusalCase).derived === true;
+    const windowed = primary.rateLimits.perOperation[operationId] !== undefined;
     for (const key of [...new Set(rejected.map(apart))].sort())
       for (const group of pack(
         both,
         rejected.filter((p) => apart(p) === key),
         false,
-      ))
+      )) {
+        if (windowed && key === "" && group.members.every(derived)) {
+          leftOut?.set(operationId, (leftOut.get(operationId) ?? 0) + group.members.length);
+          continue;
+        }
         out.push({ operationId, kind: "rejected", group });
+      }
     const valid = mine.filter((p) => p.primaryValid && p.altValid && !p.case.decision);
     for (const p of valid.filter((v) => carried.has(caseKey(v.case))))
       out.push({ operationId, kind: "carried", group: { members: [p], body: p.case.body } });
@@ -227,7 +240,8 @@ export const boundCasesProbe: Probe<BoundProbe> = {
     return [...boundCasesPlan(primary, alt, scope, refusal).values()].reduce((sum, r) => sum + r.credits, 0);
   },
   async run(ctx: RunContext) {
-    const requests = boundRequests(ctx.contract, ctx.altContract, ctx.scope, ctx.refusal.operations);
+    const leftOut = new Map<string, number>();
+    const requests = boundRequests(ctx.contract, ctx.altContract, ctx.scope, ctx.refusal.operations, leftOut);
     const sent: SentCase[] = [];
     const by = "probe:bound-cases";
     const send = async (r: Request) => {
@@ -265,8 +279,13 @@ export const boundCasesProbe: Probe<BoundProbe> = {
       const n = requests.filter((r) => r.operationId === op).reduce((s, r) => s + r.group.members.length, 0);
       const unpaid = new Set(sent.filter((c) => c.unpaid && c.case.operationId === op).map((c) => c.exchange.id)).size;
       const refusal = unpaid ? ` (${unpaid} judged by a payment refusal, nothing spent)` : "";
-      ctx.progress(`  bound cases of ${op}: ${n} cases in ${mine.length} requests${refusal}`);
+      const out = leftOut.get(op) ? ` (${leftOut.get(op)} derived refusals left out: its own rate window)` : "";
+      ctx.progress(`  bound cases of ${op}: ${n} cases in ${mine.length} requests${refusal}${out}`);
     }
-    return { cases: sent, rejectedCharges: ops.length ? [{ operationId: ops.join(", "), measured }] : [] };
+    return {
+      cases: sent,
+      rejectedCharges: ops.length ? [{ operationId: ops.join(", "), measured }] : [],
+      leftOut: [...leftOut],
+    };
   },
 };

@@ -1,10 +1,10 @@
 // The refusals the schemas imply beyond spec/bounds.ts's edges (issue 35), derived from the document, nothing listed
 // by hand: for every operation with a closed request object (`additionalProperties: false`),
 //  - every property another operation admits and this one does not, with a value valid where it belongs: the
-//    fields of a sibling (an operation sharing a property with this one: `page` of search on news,
-//    `enableFallback` of crawl on sitemap, `format` of screenshot on crawl) in a request of their own per sibling,
-//    since a target that validates one operation with its sibling's schema accepts exactly those; the fields of
-//    unrelated operations packed with the rest;
+//    fields of the siblings (operations sharing a property with this one: `page` of search on news,
+//    `enableFallback` of crawl on sitemap, `format` of screenshot on crawl) in a request of their own, since a
+//    target that validates one operation with a sibling's schema accepts exactly those; the fields of unrelated
+//    operations packed with the rest;
 //  - every JSON type a property does not admit (a string where an integer goes, null, an array, an object, a
 //    boolean), the ones spec/bounds.ts already sends aside;
 //  - one past an array property's minItems / maxItems, and a batch where the operation takes none.
@@ -15,8 +15,9 @@ import type { Contract, JsonSchema } from "../../spec/index.ts";
 import { schemaTypes } from "../../spec/json-schema.ts";
 import type { OperationSpec } from "../../spec/operations.ts";
 
-/** A derived refusal; `apart`: the cases sharing it go in a request of their own (a sibling's fields). */
+/** A derived refusal; `apart`: the cases sharing it go in a request of their own (the siblings' fields). */
 export interface RefusalCase extends BoundCase {
+  derived: true;
   apart?: string;
 }
 
@@ -69,7 +70,8 @@ function foreignFields(contract: Contract, op: OperationSpec, base: Record<strin
         label: `/${name}, a field of ${owner.operationId}, not of ${op.operationId}`,
         body: withValue(base, `/${name}`, validValue(owner, name, schema)),
         valid: false,
-        ...(shared > 0 ? { apart: `sibling ${owner.operationId}` } : {}),
+        derived: true,
+        ...(shared > 0 ? { apart: "siblings" } : {}),
       });
     }
   }
@@ -109,6 +111,7 @@ function wrongTypes(op: OperationSpec, base: Record<string, unknown>, schema: Js
         label: `${field} as ${s.label} (${types.join(" or ")} expected)`,
         body: withValue(base, field, s.value),
         valid: false,
+        derived: true,
       });
     }
     if (types.includes("object") && sub.properties) out.push(...wrongTypes(op, base, sub, field));
@@ -122,8 +125,16 @@ function wrongTypes(op: OperationSpec, base: Record<string, unknown>, schema: Js
   return out;
 }
 
-function itemsCase(op: OperationSpec, base: unknown, field: string, keyword: string, n: number, item: unknown) {
+function itemsCase(
+  op: OperationSpec,
+  base: unknown,
+  field: string,
+  keyword: string,
+  n: number,
+  item: unknown,
+): RefusalCase {
   return {
+    derived: true,
     operationId: op.operationId,
     field,
     keyword,
@@ -162,6 +173,7 @@ export function schemaRefusals(contract: Contract): RefusalCase[] {
         label: "a batch (an array) where only an object goes",
         body: [base],
         valid: false,
+        derived: true,
       });
     out.push(...cases.filter((c) => refusedAsSaid(contract, c)));
   }

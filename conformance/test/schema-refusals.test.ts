@@ -25,12 +25,12 @@ const find = (op: string, field: string, keyword = "additionalProperties") =>
 describe("schemaRefusals", () => {
   it("sends a sibling's fields apart, with a value valid where they belong: page on news, enableFallback on sitemap, format on crawl", () => {
     expect(find("news", "/page")).toMatchObject({
-      apart: "sibling search",
+      apart: "siblings",
       body: expect.objectContaining({ page: 1 }),
     });
-    expect(find("sitemap", "/enableFallback")).toMatchObject({ apart: "sibling crawl" });
+    expect(find("sitemap", "/enableFallback")).toMatchObject({ apart: "siblings" });
     expect(find("crawl", "/format")).toMatchObject({
-      apart: "sibling screenshot",
+      apart: "siblings",
       body: expect.objectContaining({ format: "png" }),
     });
     // search shares nothing with screenshot: its fields are packed with the rest
@@ -85,6 +85,23 @@ describe("schemaRefusals", () => {
     );
     expect(page).toHaveLength(1);
     expect(page[0].group.members.map((m) => m.case.field)).toEqual(["/page"]);
+  });
+
+  it("adds no request to an operation with a window of its own beyond the siblings' one (/screenshot: 10 a minute)", () => {
+    const leftOut = new Map<string, number>();
+    const rejected = boundRequests(contract, alt, FULL_SCOPE, new Set(), leftOut).filter(
+      (r) => r.kind === "rejected" && r.operationId === "screenshot",
+    );
+    const derivedOnly = rejected.filter((r) => r.group.members.every((m) => (m.case as RefusalCase).derived));
+    expect(derivedOnly.map((r) => (r.group.members[0].case as RefusalCase).apart)).toEqual(["siblings"]);
+    expect(leftOut.get("screenshot")).toBeGreaterThan(0);
+    expect([...leftOut.keys()]).toEqual(["screenshot"]);
+    // the derived cases still ride in the requests spec/bounds.ts's cases need
+    expect(
+      rejected.some((r) =>
+        r.group.members.some((m) => (m.case as RefusalCase).derived && !m.case.label.includes("a field of")),
+      ),
+    ).toBe(true);
   });
 });
 
