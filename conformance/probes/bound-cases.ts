@@ -121,11 +121,12 @@ export function boundRequests(
     const both = [primary, alt];
     const rejected = mine.filter((p) => !p.primaryValid && !p.altValid);
     // the siblings' fields go in a request of their own (schema-refusals.ts), the rest packed together; on an
-    // operation with a window of its own (D-rate-limits: /screenshot 10 a minute) the derived refusals ride only in
-    // the requests its spec/bounds.ts cases need anyway, and those that would need more are left out (counted)
-    const apart = (p: PlannedCase) => (p.case as RefusalCase).apart ?? "";
-    const derived = (p: PlannedCase) => (p.case as RefusalCase).derived === true;
+    // operation with a window of its own (D-rate-limits: /screenshot 10 a minute, which the run's other screenshot
+    // calls fill) the derived refusals, the siblings' fields included, ride only in the requests its spec/bounds.ts
+    // cases need anyway, and those that would need more are left out (counted)
     const windowed = primary.rateLimits.perOperation[operationId] !== undefined;
+    const apart = (p: PlannedCase) => (windowed ? "" : ((p.case as RefusalCase).apart ?? ""));
+    const derived = (p: PlannedCase) => (p.case as RefusalCase).derived === true;
     for (const key of [...new Set(rejected.map(apart))].sort())
       for (const group of pack(
         both,
