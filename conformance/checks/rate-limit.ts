@@ -4,7 +4,8 @@
 // throttling answer (status, error body, Retry-After, the rate-limit headers), waits the advertised time and asks
 // once more: the target must serve again. A Retry-After longer than the advertised window (or than MAX_WAIT_S when no
 // window is advertised) is a failure, not a wait. A target that does not refuse within the requests its headers (or
-// the stated --rate-limit, or the decided limit) allow is a skip with the reason: it has no limit to judge.
+// the stated --rate-limit, or the decided limit) allow, twice that when its headers show the window, is a skip with
+// the reason: it has no limit to judge.
 // Phase "last": the account's window is used up on purpose, and served again before the traffic checks run.
 import { parseRateLimit, parseRateLimitPolicy } from "../../spec/rate-limit-headers.ts";
 import { describe, failure, json, status } from "../check-helpers.ts";
@@ -101,8 +102,10 @@ const throttled: CheckDefinition = {
     if (status(first) !== 200)
       return { failures: [failure("GET /usage did not answer 200", [first], "200", describe(first))] };
     const limit = expectedLimit(ctx, first);
-    // a fixed window may roll over while crossing it: room for one more window's worth before giving up
-    const budget = 2 * limit.requests + CONCURRENCY;
+    // a fixed window may roll over while crossing it: room for one more window's worth before giving up, where the
+    // headers tell the window; without them, one window's worth (a target with limiting off costs that, no more)
+    const advertisedWindow = advertised(first).remaining !== null;
+    const budget = (advertisedWindow ? 2 : 1) * limit.requests + CONCURRENCY;
     let sent = 1;
     let left = limit.requests - 1;
     let limited: Exchange | undefined;
