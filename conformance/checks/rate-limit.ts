@@ -3,9 +3,9 @@
 // with 429, so the check reads the window the target advertises, sends just enough requests to cross it, judges the
 // throttling answer (status, error body, Retry-After, the rate-limit headers), waits the advertised time and asks
 // once more: the target must serve again. A Retry-After longer than the advertised window (or than MAX_WAIT_S when no
-// window is advertised) is a failure, not a wait. A target that does not refuse within the requests its headers (or
-// the stated --rate-limit, or the decided limit) allow, twice that when its headers show the window, is a skip with
-// the reason: it has no limit to judge.
+// window is advertised) is a failure, not a wait. A target that does not refuse within twice the requests its
+// headers (or the stated --rate-limit) allow is a skip with the reason, as is one that advertises no limit and is
+// stated none: it has no limit to judge.
 // Phase "last": the account's window is used up on purpose, and served again before the traffic checks run.
 import { parseRateLimit, parseRateLimitPolicy } from "../../spec/rate-limit-headers.ts";
 import { describe, failure, json, status } from "../check-helpers.ts";
@@ -32,14 +32,16 @@ function advertised(ex: Exchange): { remaining: number | null; quota: number | n
   };
 }
 
-/** How many requests may go before a 429 is owed: the advertised remainder, else the stated or decided limit. */
-function expectedLimit(ctx: RunContext, first: Exchange): { requests: number; from: string } {
+/**
+ * How many requests may go before a 429 is owed: the advertised remainder, else the stated limit; null when the
+ * target advertises none and none is stated (D-rate-limits has the headers on every limited answer).
+ */
+function expectedLimit(ctx: RunContext, first: Exchange): { requests: number; from: string } | null {
   const a = advertised(first);
   if (a.remaining !== null) return { requests: a.remaining + 1, from: `its RateLimit header (r=${a.remaining})` };
   const stated = ctx.options.rateLimit;
   if (stated !== "auto") return { requests: stated.perAccount + 1, from: `--rate-limit ${stated.perAccount}` };
-  const decided = ctx.contract.rateLimits.perAccount;
-  return { requests: decided + 1, from: `the decided ${decided} per window (D-rate-limits; no RateLimit header)` };
+  return null;
 }
 
 /** The throttling answer against D-rate-limits: status, error body, Retry-After in seconds, the RateLimit headers. */
@@ -102,10 +104,13 @@ const throttled: CheckDefinition = {
     if (status(first) !== 200)
       return { failures: [failure("GET /usage did not answer 200", [first], "200", describe(first))] };
     const limit = expectedLimit(ctx, first);
-    // a fixed window may roll over while crossing it: room for one more window's worth before giving up, where the
-    // headers tell the window; without them, one window's worth (a target with limiting off costs that, no more)
-    const advertisedWindow = advertised(first).remaining !== null;
-    const budget = (advertisedWindow ? 2 : 1) * limit.requests + CONCURRENCY;
+    if (!limit)
+      return {
+        failures: [],
+        skip: "GET /usage advertises no rate limit (no RateLimit header) and none is stated (--rate-limit N): no window to cross",
+      };
+    // a fixed window may roll over while crossing it: room for one more window's worth before giving up
+    const budget = 2 * limit.requests + CONCURRENCY;
     let sent = 1;
     let left = limit.requests - 1;
     let limited: Exchange | undefined;

@@ -121,12 +121,27 @@ describe("the deliberate 429", () => {
     ]);
   });
 
-  it("skips with the reason a target that does not limit: no 429 within what the decided limit allows", async () => {
+  it("skips with the reason a target that advertises no limit, without a request more", async () => {
     const r = await run(unlimited.url);
     expect(check(r)).toMatchObject({ status: "skipped", skipKind: "not-applicable" });
-    expect(check(r)?.reason).toMatch(
-      /^no 429 within \d+ requests of GET \/usage \(201 owed one, from the decided 200 per window .*\): the target does not limit this account$/,
+    expect(check(r)?.reason).toBe(
+      "GET /usage advertises no rate limit (no RateLimit header) and none is stated (--rate-limit N): no window to cross",
     );
+    expect(r.exchanges.filter((e) => e.by === ID)).toHaveLength(1);
     expect(r.exitCode).toBe(0);
+  });
+
+  it("skips with the reason a target that does not refuse within twice the stated limit", async () => {
+    const r = await runConformance({
+      target: unlimited.url,
+      apiKey: "KEY",
+      reportDir: null,
+      only: [ID],
+      rateLimit: "5",
+    });
+    expect(check(r)).toMatchObject({ status: "skipped", skipKind: "not-applicable" });
+    expect(check(r)?.reason).toBe(
+      "no 429 within 22 requests of GET /usage (6 owed one, from --rate-limit 5): the target does not limit this account",
+    );
   });
 });
