@@ -121,8 +121,9 @@ const throttled: CheckDefinition = {
       limited = wave.find((e) => status(e) === 429);
       const odd = wave.find((e) => status(e) !== 200 && status(e) !== 429);
       if (odd) return { failures: [failure("GET /usage did not answer 200 or 429", [odd], "200", describe(odd))] };
-      const last = advertised(wave[wave.length - 1]);
-      left = last.remaining !== null ? last.remaining + 1 : left - n;
+      // the answers of a wave come in any order: the least remainder any of them tells is the window's
+      const told = wave.map((e) => advertised(e).remaining).filter((r): r is number => r !== null);
+      left = told.length ? Math.min(...told) + 1 : left - n;
     }
     if (!limited)
       return {
