@@ -319,7 +319,7 @@ async function execute(
     o.onProgress(`[${String(i + 1).padStart(2)}/${ordered.length}] ${mark} ${check.id}${why} ${r.durationMs} ms`);
   }
 
-  // no waiting here: after the rate-limit check the account may be limited for a whole window
+  // no waiting here: the 429 check waits out its Retry-After, but not one it judged absurd (the account may be limited)
   const end = await balance(ctx, "postflight", "main", true);
   if (start.value !== null && end.value !== null) result.creditsSpent = start.value - end.value;
   for (const r of result.checks) result.summary[r.status]++;
@@ -412,11 +412,16 @@ async function runCheck(check: CheckDefinition, ctx: RunContext): Promise<CheckR
         facts: out.facts,
       });
     if (out.failures.length === 0) return done({ status: "passed", failures: [], notes: out.notes, facts: out.facts });
-    // what a real client mishandles is not a contract violation: reported as a warning with its reason, whatever the
-    // profile, so an implementer sees the client break before its users do
+    // what breaks one of the service's official clients fails the run (issue 35): the contract allows it, but every
+    // caller of that client breaks. The lenient profile (the interface text only) reports it as a warning instead.
     if (check.basis.kind === "client") {
-      const reason = `client compatibility, not a contract violation: ${check.basis.client} ${check.basis.relies}`;
-      return done({ status: "warning", reason, failures: out.failures, notes: out.notes, facts: out.facts });
+      const breaks = `${check.basis.client} ${check.basis.relies}`;
+      if (ctx.options.profile === "lenient") {
+        const reason = `client compatibility, not a contract violation (lenient profile): ${breaks}`;
+        return done({ status: "warning", reason, failures: out.failures, notes: out.notes, facts: out.facts });
+      }
+      const reason = `breaks an official client (${check.basis.decision}): ${breaks}`;
+      return done({ status: "failed", reason, failures: out.failures, notes: out.notes, facts: out.facts });
     }
     // lenient: only what the interface text itself pins fails; a decision's failure is reported, not fatal
     if (ctx.options.profile === "lenient" && check.basis.kind === "decision") {

@@ -195,7 +195,7 @@ export const STATEMENTS: Statement[] = [
     R,
     "| searchParameters | the request's parameters object (search or news form) | yes |",
     ["search-echo", "client-search-echo-defaults"],
-    "client-search-echo-defaults warns of an echo without the defaults the official client types as present (D-echo)",
+    "client-search-echo-defaults fails an echo without the defaults the official client types as present (D-echo)",
   ),
   covered(R, "| images | array of string (URI); present when images were requested | no |", [
     "search-images-and-sites",
@@ -227,7 +227,7 @@ export const STATEMENTS: Statement[] = [
     R,
     "Trending result: `title` string (required), `url` string URI (required), `description` string or null (optional).",
     ["response-schema", "client-trending-description-null"],
-    "client-trending-description-null warns of a null the service's MCP server rejects (D-trending-description)",
+    "client-trending-description-null fails a null the service's MCP server rejects (D-trending-description)",
   ),
   covered(
     R,
@@ -250,7 +250,7 @@ export const STATEMENTS: Statement[] = [
     R,
     "| success | boolean | no |",
     ["response-schema", "client-deepcrawl-success-unfinished"],
-    "client-deepcrawl-success-unfinished warns of success before the task finished (D-deepcrawl-success)",
+    "client-deepcrawl-success-unfinished fails success before the task finished (D-deepcrawl-success)",
   ),
   covered(R, "`status` string (required); `timestamp` string, date-time; `version` string.", [
     "response-schema",
@@ -624,7 +624,7 @@ export const STATEMENTS: Statement[] = [
     "Errors",
     "| message | string | |",
     ["error-body-members", "response-schema", "client-validation-message-names-field"],
-    "client-validation-message-names-field warns of a 422 message that names no field (D-validation-message)",
+    "client-validation-message-names-field fails a 422 message that names no field (D-validation-message)",
   ),
   covered("Errors", "| errors | array of object | each with `field` string, `message` string, `code` string |", [
     "response-schema",
@@ -680,7 +680,7 @@ export const STATEMENTS: Statement[] = [
     "Limits",
     "Rate limit values, quota windows and retry headers (429 is the status used for rate limiting): not shown.",
     "not shown",
-    "D-rate-limits (opt-in: it hammers the account)",
+    "D-rate-limits: one deliberate 429 on the free GET /usage by default, the wait it advertises honoured",
     ["rate-limit-retry-after", "response-headers-declared"],
   ),
   none(

@@ -16,8 +16,8 @@ export type CheckStatus = "passed" | "failed" | "warning" | "skipped";
 
 /**
  * What a check rests on: the interface text itself, a plumbline decision (spec/DECISIONS.md), or what a real client
- * relies on. A client-compatibility check judges behaviour the contract allows but a named client mishandles: its
- * findings are warnings, with `relies` as their reason, never failures (the target is not in breach of anything).
+ * relies on. A client-compatibility check judges behaviour the contract allows but a named official client breaks
+ * on: its findings fail the run (`relies` is the reason), and are warnings under the lenient profile only.
  */
 export type Basis =
   | { kind: "contract" }
@@ -101,7 +101,7 @@ export interface CheckResult {
   section: string;
   basis: Basis;
   status: CheckStatus;
-  /** why a check was skipped, or why its findings are a warning (a client-compatibility check, the lenient profile) */
+  /** why a check was skipped, why its findings are a warning (the lenient profile), or which client a failure breaks */
   reason?: string;
   /** the kind of a skip (skip-reasons.ts): counted in the summary and the JUnit file */
   skipKind?: SkipKind;

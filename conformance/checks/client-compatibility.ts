@@ -1,6 +1,7 @@
-// Client compatibility (issue 26): behaviour the contract allows but the service's own clients mishandle. Each
-// finding is a warning with its reason (basis "client"), never a failure: the target breaks no rule, yet the
-// official client will break before its users notice. Phase "traffic": judged over every answer of the run; the
+// Client compatibility (issue 26): behaviour the contract allows but the service's own clients break on. A finding
+// fails the run (issue 35) with the client and what it relies on as its reason (basis "client"): the target breaks
+// no rule of the interface text, yet every caller of the official client breaks; the lenient profile reports it as a
+// warning. Phase "traffic": judged over every answer of the run; the
 // echo and message checks also send a call of their own so they always have something to judge. They stand before
 // the cross-cutting traffic checks in the registry, which therefore judge those calls too.
 import { boundCases } from "../../spec/bounds.ts";

@@ -1,5 +1,6 @@
-// Shared probe: every boundary case of spec/bounds.ts, for both published bound sets (D-bound-sets), packed into as
-// few requests as the properties allow (bound-packing.ts): rejected cases on distinct fields share a request whose
+// Shared probe: every boundary case of spec/bounds.ts and every refusal the schemas imply beyond them
+// (schema-refusals.ts: a sibling's fields, every type a property does not admit), for both published bound sets
+// (D-bound-sets), packed into as few requests as the properties allow (bound-packing.ts): rejected cases on distinct fields share a request whose
 // 422 must name each of them, valid edges share one (a batch-capable operation carries them as the entries of its
 // largest batch), and the cases where the two sets differ go alone, since each is a verdict of its own, as do the
 // values a decision adds to an enum (D-search-engine-values): a target that refuses one must not take the
@@ -15,6 +16,7 @@ import type { OperationScope } from "../operation-scope.ts";
 import type { Exchange, Probe, RunContext } from "../types.ts";
 import { asBatch, type Group, pack } from "./bound-packing.ts";
 import { COSTLY_CREDITS, sendUnpaid } from "./payment-refusal.ts";
+import { type RefusalCase, schemaRefusals } from "./schema-refusals.ts";
 import { plannedShots, screenshotShotsProbe } from "./screenshot-shots.ts";
 import { withReachableCase } from "./target-urls.ts";
 
@@ -33,6 +35,8 @@ export interface BoundProbe {
   cases: SentCase[];
   /** the charge measured around the cases rejected by both sets (all operations, one measurement) */
   rejectedCharges: Array<{ operationId: string; measured: Measured<Exchange[]> }>;
+  /** derived refusals not sent, per operation, to keep within the operation's own rate window */
+  leftOut: Array<[string, number]>;
 }
 
 interface PlannedCase {
@@ -59,7 +63,9 @@ function carriedByShots(primary: Contract, scope: OperationScope): Set<string> {
 
 function cases(primary: Contract, alt: Contract, scope: OperationScope): PlannedCase[] {
   const seen = new Map<string, BoundCase>();
-  for (const c of [...boundCases(primary), ...boundCases(alt)]) {
+  // the edges of spec/bounds.ts, then the refusals the schemas imply beyond them (schema-refusals.ts)
+  const all = [...boundCases(primary), ...boundCases(alt), ...schemaRefusals(primary), ...schemaRefusals(alt)];
+  for (const c of all) {
     if (!scope.has(c.operationId)) continue;
     const key = caseKey(c);
     if (!seen.has(key)) seen.set(key, c);
@@ -105,6 +111,8 @@ export function boundRequests(
   alt: Contract,
   scope: OperationScope,
   refusal: ReadonlySet<string> = new Set(),
+  /** filled with the derived refusals left out per operation, to keep within its own window */
+  leftOut?: Map<string, number>,
 ): Request[] {
   const all = cases(primary, alt, scope);
   const carried = carriedByShots(primary, scope);
@@ -113,7 +121,25 @@ export function boundRequests(
     const mine = all.filter((p) => p.case.operationId === operationId);
     const both = [primary, alt];
     const rejected = mine.filter((p) => !p.primaryValid && !p.altValid);
-    for (const group of pack(both, rejected, false)) out.push({ operationId, kind: "rejected", group });
+    // the siblings' fields go in a request of their own (schema-refusals.ts), the rest packed together; on an
+    // operation with a window of its own (D-rate-limits: /screenshot 10 a minute, which the run's other screenshot
+    // calls fill) the derived refusals, the siblings' fields included, ride only in the requests its spec/bounds.ts
+    // cases need anyway, and those that would need more are left out (counted)
+    const windowed = primary.rateLimits.perOperation[operationId] !== undefined;
+    const apart = (p: PlannedCase) => (windowed ? "" : ((p.case as RefusalCase).apart ?? ""));
+    const derived = (p: PlannedCase) => (p.case as RefusalCase).derived === true;
+    for (const key of [...new Set(rejected.map(apart))].sort())
+      for (const group of pack(
+        both,
+        rejected.filter((p) => apart(p) === key),
+        false,
+      )) {
+        if (windowed && key === "" && group.members.every(derived)) {
+          leftOut?.set(operationId, (leftOut.get(operationId) ?? 0) + group.members.length);
+          continue;
+        }
+        out.push({ operationId, kind: "rejected", group });
+      }
     const valid = mine.filter((p) => p.primaryValid && p.altValid && !p.case.decision);
     for (const p of valid.filter((v) => carried.has(caseKey(v.case))))
       out.push({ operationId, kind: "carried", group: { members: [p], body: p.case.body } });
@@ -216,7 +242,8 @@ export const boundCasesProbe: Probe<BoundProbe> = {
     return [...boundCasesPlan(primary, alt, scope, refusal).values()].reduce((sum, r) => sum + r.credits, 0);
   },
   async run(ctx: RunContext) {
-    const requests = boundRequests(ctx.contract, ctx.altContract, ctx.scope, ctx.refusal.operations);
+    const leftOut = new Map<string, number>();
+    const requests = boundRequests(ctx.contract, ctx.altContract, ctx.scope, ctx.refusal.operations, leftOut);
     const sent: SentCase[] = [];
     const by = "probe:bound-cases";
     const send = async (r: Request) => {
@@ -254,8 +281,13 @@ export const boundCasesProbe: Probe<BoundProbe> = {
       const n = requests.filter((r) => r.operationId === op).reduce((s, r) => s + r.group.members.length, 0);
       const unpaid = new Set(sent.filter((c) => c.unpaid && c.case.operationId === op).map((c) => c.exchange.id)).size;
       const refusal = unpaid ? ` (${unpaid} judged by a payment refusal, nothing spent)` : "";
-      ctx.progress(`  bound cases of ${op}: ${plural(n, "case")} in ${plural(mine.length, "request")}${refusal}`);
+      const out = leftOut.get(op) ? ` (${leftOut.get(op)} derived refusals left out: its own rate window)` : "";
+      ctx.progress(`  bound cases of ${op}: ${plural(n, "case")} in ${plural(mine.length, "request")}${refusal}${out}`);
     }
-    return { cases: sent, rejectedCharges: ops.length ? [{ operationId: ops.join(", "), measured }] : [] };
+    return {
+      cases: sent,
+      rejectedCharges: ops.length ? [{ operationId: ops.join(", "), measured }] : [],
+      leftOut: [...leftOut],
+    };
   },
 };

@@ -21,7 +21,11 @@ function testcase(c: CheckResult): JunitCase {
     seconds: c.durationMs / 1000,
     failure:
       c.status === "failed"
-        ? { message: c.failures[0]?.message ?? "failed", type: c.severity, text: lines.join("\n") }
+        ? {
+            message: c.failures[0]?.message ?? "failed",
+            type: c.severity,
+            text: [...(c.reason ? [c.reason] : []), ...lines].join("\n"),
+          }
         : undefined,
     skipped: c.status === "skipped" ? `[${skipKindOf(c)}] ${c.reason ?? "skipped"}` : undefined,
     output: out,

@@ -1,8 +1,8 @@
-// The client-compatibility checks (issue 26) warn, and never fail, on a test double that behaves the way the mock
-// did before its decisions (D-deepcrawl-success, D-echo, D-validation-message, D-trending-description): one
-// proxy per old behaviour, built like the fault variants of fault-injection.test.ts, each drawing exactly its own
-// check's warning with the reason; the mock itself draws none. The warning reaches the text summary, the JSON
-// record and the JUnit report.
+// The client-compatibility checks (issue 26) fail the run (issue 35: what breaks an official client fails) on a test
+// double that behaves the way the mock did before its decisions (D-deepcrawl-success, D-echo, D-validation-message,
+// D-trending-description): one proxy per old behaviour, built like the fault variants of fault-injection.test.ts,
+// each failing exactly its own check with the client it breaks as the reason; the mock itself fails none. Under the
+// lenient profile the same findings are warnings, which reach the text summary, the JSON record and the JUnit report.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +23,7 @@ interface OldWay {
   fault: Fault;
   /** the checks run: the client check, and one that makes the traffic it judges where it makes none itself */
   only: string[];
-  warns: string;
+  fails: string;
 }
 
 const OLD_WAYS: OldWay[] = [
@@ -39,7 +39,7 @@ const OLD_WAYS: OldWay[] = [
       },
     },
     only: ["deepcrawl-completes", "client-deepcrawl-success-unfinished"],
-    warns: "client-deepcrawl-success-unfinished",
+    fails: "client-deepcrawl-success-unfinished",
   },
   {
     name: "searchParameters holding only the fields sent",
@@ -56,7 +56,7 @@ const OLD_WAYS: OldWay[] = [
       },
     },
     only: ["client-search-echo-defaults"],
-    warns: "client-search-echo-defaults",
+    fails: "client-search-echo-defaults",
   },
   {
     name: "a 422 message that only counts the violations",
@@ -69,7 +69,7 @@ const OLD_WAYS: OldWay[] = [
       },
     },
     only: ["client-validation-message-names-field"],
-    warns: "client-validation-message-names-field",
+    fails: "client-validation-message-names-field",
   },
   {
     name: "trending results with description: null",
@@ -81,10 +81,10 @@ const OLD_WAYS: OldWay[] = [
       },
     },
     only: ["billing-price-per-operation", "client-trending-description-null"],
-    warns: "client-trending-description-null",
+    fails: "client-trending-description-null",
   },
 ];
-const CLIENT_CHECKS = OLD_WAYS.map((o) => o.warns);
+const CLIENT_CHECKS = OLD_WAYS.map((o) => o.fails);
 
 let mock: MockProcess;
 beforeAll(async () => {
@@ -107,26 +107,28 @@ describe("client-compatibility checks", () => {
   }, 60_000);
 
   for (const o of OLD_WAYS) {
-    it(`warn with ${o.warns} for ${o.name}, and fail nothing`, async () => {
+    it(`fails ${o.fails} for ${o.name}, naming the client it breaks`, async () => {
       const proxy = await startFaultProxy(mock.url, o.fault);
       try {
         const r = await runConformance({ target: proxy.url, apiKey: "KEY", reportDir: null, only: o.only });
-        const warned = r.checks.filter((c) => c.status === "warning");
+        const failed = r.checks.filter((c) => c.status === "failed");
         expect(
-          warned.map((c) => c.id),
+          failed.map((c) => c.id),
           JSON.stringify(r.checks.map((c) => [c.id, c.status])),
-        ).toEqual([o.warns]);
-        expect(warned[0].reason).toMatch(/^client compatibility, not a contract violation: /);
-        expect(warned[0].failures.length).toBeGreaterThan(0);
-        expect(r.summary.failed).toBe(0);
-        expect(r.exitCode).toBe(0);
+        ).toEqual([o.fails]);
+        expect(failed[0].reason).toMatch(
+          /^breaks an official client \(D-[a-z-]+\): (@search1api\/client|search1api-mcp)/,
+        );
+        expect(failed[0].failures.length).toBeGreaterThan(0);
+        expect(r.summary.warning).toBe(0);
+        expect(r.exitCode).toBe(1);
       } finally {
         await proxy.close();
       }
     }, 60_000);
   }
 
-  it("shows the warnings and their reasons in the text summary, the JSON record and the JUnit report", async () => {
+  it("reports them as warnings under the lenient profile, with their reasons in the text summary, the JSON record and the JUnit report", async () => {
     const proxy = await startFaultProxy(mock.url, {
       rewrite: async (req, res) => {
         let out = res;
@@ -137,13 +139,14 @@ describe("client-compatibility checks", () => {
     const dir = mkdtempSync(join(tmpdir(), "plb-client-compat-"));
     try {
       const only = [...new Set(OLD_WAYS.flatMap((o) => o.only))];
-      const r = await runConformance({ target: proxy.url, apiKey: "KEY", reportDir: dir, only });
+      const r = await runConformance({ target: proxy.url, apiKey: "KEY", reportDir: dir, only, profile: "lenient" });
       expect(r.exitCode).toBe(0);
       expect(r.summary.warning).toBe(CLIENT_CHECKS.length);
 
       const text = textSummary(r);
       expect(text).toMatch(/^PASSED: .* 4 warnings/);
-      for (const id of CLIENT_CHECKS) expect(text).toContain(`warning ${id}: client compatibility, not a contract`);
+      for (const id of CLIENT_CHECKS)
+        expect(text).toContain(`warning ${id}: client compatibility, not a contract violation (lenient profile)`);
       expect(text).toContain("a queued task answered success: false");
 
       const record = JSON.parse(readFileSync(join(dir, REPORT_FILES.json), "utf8")) as ConformanceResult;

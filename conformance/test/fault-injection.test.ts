@@ -27,6 +27,19 @@ const mcpMethod = (req: ProxiedRequest, method: string) => req.body.toString("ut
 const isZip = (req: ProxiedRequest, res: ProxiedResponse) =>
   req.path.split("?")[0].endsWith(".zip") && res.status === 200;
 
+/** The request sent to the mock itself with another body: what a target that ignored part of it would answer. */
+async function resend(req: ProxiedRequest, body: Buffer): Promise<ProxiedResponse> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers))
+    if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v;
+  const answer = await fetch(`${mock.url}${req.path}`, { method: req.method, headers, body: new Uint8Array(body) });
+  return {
+    status: answer.status,
+    headers: Object.fromEntries(answer.headers),
+    body: Buffer.from(await answer.arrayBuffer()),
+  };
+}
+
 /** A zip answer rebuilt after `edit` changed its entries. */
 function rezip(res: ProxiedResponse, edit: (files: Record<string, Uint8Array>) => void): ProxiedResponse {
   const files = unzipSync(new Uint8Array(res.body));
@@ -113,6 +126,22 @@ const VARIANTS: Variant[] = [
     fault: { rewrite: (_req, res) => (res.status === 422 ? withJson({ ...res, status: 200 }, { results: [] }) : res) },
     only: ["bounds-past-rejected"],
     fails: "bounds-past-rejected",
+  },
+  {
+    // a target that validates news with the search schema: it takes search's `page` (issue 35); the request reaches
+    // the mock without it, so whatever else the body holds is still judged
+    name: "news accepting page, a field of search",
+    fault: {
+      rewrite: async (req, res) => {
+        if (!post(req, "/news") || isBatch(req) || !("page" in sent(req))) return res;
+        const { page: _page, ...rest } = sent(req);
+        return resend(req, Buffer.from(JSON.stringify(rest)));
+      },
+    },
+    only: ["bounds-past-rejected", "bounds-rejection-names-field"],
+    fails: "bounds-past-rejected",
+    // the answer (200) names no field either
+    alsoFails: ["bounds-rejection-names-field"],
   },
   {
     name: "rejected calls charged",

@@ -19,7 +19,8 @@ describe("the check registry", () => {
     expect(cited.filter((d) => !known.has(d))).toEqual([]);
   });
 
-  it("keeps the hammering rate-limit check opt-in", () => {
-    expect(CHECKS.filter((c) => c.optIn).map((c) => c.id)).toEqual(["rate-limit-retry-after"]);
+  it("plans the 429 check by default: crossing the window of the free GET /usage costs no credit (issue 35)", () => {
+    expect(CHECKS.find((c) => c.id === "rate-limit-retry-after")?.optIn).toBeUndefined();
+    expect(CHECKS.filter((c) => c.optIn).map((c) => c.id)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
 import sharp from "sharp";
 import type { EngineContext, EngineResult, ScreenshotImage } from "../../reference/platform/engines.ts";
 import type { Contract, Schemas } from "../../spec/index.ts";
+import { htmlEscape } from "../../spec/report/html.ts";
 import { createRng } from "./rng.ts";
 import { blend, type Canvas, createCanvas, drawElement, drawPage, palette } from "./screenshot-canvas.ts";
 import { targetFailure } from "./target-status.ts";
@@ -70,7 +71,7 @@ async function drawUrlLabel(canvas: Canvas, url: string, scale: number, dark: bo
   const fontSize = Math.round(18 * scale);
   const maxChars = Math.max(4, Math.floor(labelWidth / (fontSize * 0.6)));
   const text = url.length > maxChars ? `${url.slice(0, maxChars - 1)}…` : url;
-  const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  const escaped = htmlEscape(text);
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth}" height="${labelHeight}">` +
     `<text x="0" y="${Math.round(labelHeight / 2 + fontSize / 3)}" font-family="DejaVu Sans, Arial, sans-serif" ` +

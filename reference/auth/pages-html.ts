@@ -1,11 +1,8 @@
 // The account pages' HTML (issue 15 "Account pages"): small, server-rendered, no script. Every value is escaped;
-// every form carries the CSRF token.
+// every form carries the CSRF token. The escaper is the one of spec/report/html.ts.
+import { htmlEscape } from "../../spec/report/html.ts";
 
-export const esc = (s: unknown) =>
-  String(s).replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
-  );
+export const esc = htmlEscape;
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.5rem}label{display:block;margin:.6rem 0}input[type=text],input[type=password]{display:block;width:100%;

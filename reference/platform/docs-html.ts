@@ -1,11 +1,9 @@
 // Text → HTML for the docs page. Everything from the document passes through `escapeHtml` first; the only markup
-// added afterwards is `code` spans and links to decision anchors, built from already-escaped text.
+// added afterwards is `code` spans and links to decision anchors, built from already-escaped text. The escaper is
+// the one of spec/report/html.ts.
+import { htmlEscape } from "../../spec/report/html.ts";
 
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
+export const escapeHtml: (text: string) => string = htmlEscape;
 
 /** A fragment id safe in `id` and `href` (letters, digits, `-`, `_`, `.`). */
 export function anchorId(text: string): string {

@@ -73,7 +73,7 @@ describe("renderDocsPage", () => {
     for (const d of contract.decisions) expect(html).toContain(`id="${d.id}"`);
     for (const [code, e] of Object.entries(ERROR_CATALOGUE)) {
       expect(html).toContain(`<code>${code}</code>`);
-      expect(html).toContain(e.message.replace(/'/g, "&#39;"));
+      expect(html).toContain(e.message.replace(/'/g, "&apos;"));
     }
     expect(html).toContain('<a href="#D-batch-limits" class="decision-ref">D-batch-limits</a>');
   });

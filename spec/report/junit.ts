@@ -1,19 +1,10 @@
-// The one JUnit XML writer of every client (conformance, proxy, gate) and the one XML escaper. A report is a typed
-// record (suites of cases); the counts and times of a suite are derived from its cases, so they cannot disagree.
+// The one JUnit XML writer of every client (conformance, proxy, gate). A report is a typed record (suites of cases);
+// the counts and times of a suite are derived from its cases, so they cannot disagree. Its escaper is the one of
+// html.ts (forbidden characters dropped, markup escaped), re-exported here for the XML writers that import it.
 // Self-contained: no import outside spec/.
+import { xmlEscape } from "./html.ts";
 
-// XML 1.0 admits tab, LF, CR, U+0020-U+D7FF, U+E000-U+FFFD and U+10000 upwards: everything else (the other C0
-// controls, U+FFFE/U+FFFF, a lone surrogate) makes the whole file unparseable, and CI dashboards then drop it.
-// A target's bytes end up in failure messages, so they are dropped here, whatever the caller passes.
-const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-const ENTITY: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-
-/** Text safe in XML (and HTML) character data and attribute values: forbidden characters dropped, markup escaped. */
-export function xmlEscape(s: string): string {
-  return String(s)
-    .replace(NOT_XML, "")
-    .replace(/[&<>"']/g, (c) => ENTITY[c] as string);
-}
+export { xmlEscape };
 
 /** An attribute value: as xmlEscape, and tab/LF/CR kept as character references (a parser turns raw ones into spaces). */
 function attr(s: string | number): string {
