@@ -83,7 +83,7 @@ export interface ReferenceOptions {
   startingCredits?: number;
   /** Secure on the account pages' cookies: auto (when on https), always, never */
   cookieSecure?: CookieSecureMode;
-  /** Chromium for /screenshot and the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
+  /** Chromium for /screenshot and the crawl fallback (default: PLUMBLINE_CHROMIUM, else the embedded build of @sparticuz/chromium) */
   chromiumPath?: string;
   /** pages rendered at once (default 4) and callers waiting for one (default 8; past that, 503) */
   browserContexts?: number;
