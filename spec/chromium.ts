@@ -9,10 +9,10 @@
 import { spawn } from "node:child_process";
 import { createReadStream, createWriteStream } from "node:fs";
 import { chmod, lstat, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { brotliDecompress, createBrotliDecompress } from "node:zlib";
 
@@ -99,7 +99,7 @@ async function unpackEmbedded(): Promise<ChromiumExecutable> {
 
 /** the package's folder (its exports hide package.json): the nearest one above its entry point that names it */
 async function packageRoot(): Promise<{ root: string; version: string }> {
-  let dir = dirname(fileURLToPath(import.meta.resolve(PACKAGE)));
+  let dir = dirname(createRequire(import.meta.url).resolve(PACKAGE));
   for (;;) {
     const json = await readFile(join(dir, "package.json"), "utf8").catch(() => null);
     const pkg = json ? (JSON.parse(json) as { name?: string; version: string }) : null;
