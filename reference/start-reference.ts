@@ -7,6 +7,7 @@ import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index
 import type { CookieSecureMode } from "./auth/account-pages.ts";
 import { authView, migrateAuth } from "./auth/auth-schema.ts";
 import { type AuthServer, prepareAuthServer } from "./auth/auth-server.ts";
+import type { LoginThrottleOptions } from "./auth/login-throttle.ts";
 import { withOAuthTokens } from "./auth/oauth-token-accounts.ts";
 import type { DeepcrawlPageHook } from "./deepcrawl/deepcrawl-options.ts";
 import { openPackageStore } from "./deepcrawl/open-package-store.ts";
@@ -51,6 +52,8 @@ import { createSqlRateLimitStore } from "./store/sql-rate-limits.ts";
 
 export interface ReferenceOptions {
   host?: string;
+  /** the account pages' sign-in throttle: limits, window and clock (default 10 per username, 50 per address, 15 min) */
+  signInThrottle?: LoginThrottleOptions;
   /** 0 picks a free port */
   port?: number;
   dataDir?: string;
@@ -238,6 +241,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
           issuer: o.issuer,
           startingCredits: o.startingCredits,
           cookieSecure: o.cookieSecure,
+          signInThrottle: o.signInThrottle,
         })
       : undefined;
   const indexPage = deepcrawlIndexSink(pageIndex);
