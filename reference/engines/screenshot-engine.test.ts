@@ -165,12 +165,12 @@ describe("screenshot: failures, as the operation's statuses", () => {
   });
 
   it("answers 504 past timeout_ms, for a slow page and for a selector that never appears", async () => {
-    const started = Date.now();
+    // the page answers after 5 s: a shot that waited for it would succeed, so the 504 is the timeout's (no bound on
+    // the elapsed time: on a loaded machine the 1 s timeout and the context around it take what they take)
     expect(await shoot({ url: `${site.url}/slow.html`, timeout_ms: 1000 })).toMatchObject({
       ok: false,
       code: "PLB_TARGET_TIMEOUT",
     });
-    expect(Date.now() - started).toBeLessThan(4000);
     expect(await shoot({ url: `${site.url}/shot.html`, timeout_ms: 1000, wait_for_selector: "#never" })).toMatchObject({
       ok: false,
       code: "PLB_TARGET_TIMEOUT",
