@@ -78,8 +78,8 @@ export interface BrowserPool {
     options: PageOptions,
     run: (page: Page, context: BrowserContext) => Promise<EngineResult<T>>,
   ): Promise<EngineResult<T>>;
-  /** contexts in use, contexts closing, callers waiting, browsers launched so far */
-  stats(): { open: number; closing: number; waiting: number; launches: number };
+  /** contexts in use, contexts closing, callers waiting, browsers launched so far, whether one is up or starting */
+  stats(): { open: number; closing: number; waiting: number; launches: number; browser: boolean };
   close(): Promise<void>;
 }
 
@@ -250,7 +250,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
         });
       }
     },
-    stats: () => ({ open, closing, waiting: waiting.length, launches }),
+    stats: () => ({ open, closing, waiting: waiting.length, launches, browser: browser !== null }),
     async close() {
       closed = true;
       for (const w of waiting.splice(0)) w(false);

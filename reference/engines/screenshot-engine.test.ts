@@ -209,7 +209,8 @@ describe("screenshot: the browser pool", () => {
     const engine = createScreenshotEngine({ contract: contractOf, pool: small, http });
     try {
       const slow = engine({ url: `${site.url}/slowish.html` }, ctx);
-      await new Promise((r) => setTimeout(r, 300));
+      // the slow shot holds the one context (its page answers after 1.5 s, after Chromium's start)
+      await vi.waitFor(() => expect(small.stats().open).toBe(1), { timeout: 30_000, interval: 10 });
       expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({
         ok: false,
         code: "PLB_SERVICE_UNAVAILABLE",
@@ -229,7 +230,9 @@ describe("screenshot: the browser pool", () => {
       const before = chromiumChildren();
       expect(before.length).toBeGreaterThan(0);
       for (const pid of before) process.kill(pid, "SIGKILL");
-      await new Promise((r) => setTimeout(r, 500));
+      // the pool has seen the browser go (Playwright's disconnect: once the processes holding its pipe are gone,
+      // however long that takes on this machine)
+      await vi.waitFor(() => expect(own.stats().browser).toBe(false), { timeout: 30_000, interval: 50 });
       expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({ ok: true });
       expect(own.stats().launches).toBe(2);
     } finally {

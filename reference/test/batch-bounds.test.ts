@@ -54,7 +54,8 @@ describe("batches are bounded (D-batch-execution)", () => {
     expect(r.status).toBe(502);
     expect(await r.json()).toMatchObject({ ok: false, code: "PLB_UPSTREAM_FAILED" });
     expect(ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
-    expect(ms).toBeLessThan(DEADLINE_MS + 3_000);
+    // ended by the deadline, not by each fetch's own 15 s timeout (the slack is for a loaded machine, not a budget)
+    expect(ms).toBeLessThan(DEADLINE_MS + 10_000);
     expect(await balance()).toBe(start);
   });
 
