@@ -199,7 +199,7 @@ describe("screenshot: failures, as the operation's statuses", () => {
   it("closes every context, whatever happened", async () => {
     expect(pool.stats()).toMatchObject({ open: 0, waiting: 0 });
     // a context closes just after its caller has the answer
-    await vi.waitFor(() => expect(pool.stats().closing).toBe(0), { timeout: 5_000 });
+    await vi.waitFor(() => expect(pool.stats().closing).toBe(0), { timeout: 30_000 });
   });
 });
 
