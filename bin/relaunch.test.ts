@@ -138,11 +138,11 @@ describe("relaunch", () => {
     const { pid } = await run.server();
     run.parent.kill("SIGTSTP");
     await vi.waitFor(() => expect([processState(run.parent.pid as number), processState(pid)]).toEqual(["T", "T"]), {
-      timeout: 5_000,
+      timeout: 30_000,
     });
     run.parent.kill("SIGCONT");
     await vi.waitFor(() => expect([processState(run.parent.pid as number), processState(pid)]).not.toContain("T"), {
-      timeout: 5_000,
+      timeout: 30_000,
     });
     run.parent.kill("SIGINT");
     expect(await run.ended).toEqual([0, null]);

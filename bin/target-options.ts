@@ -75,7 +75,7 @@ export const paymentKeyOption = () =>
 export const oauthUserOption = (what: string) =>
   new Option(
     "--oauth-user <login>",
-    `an account of the target's sign-in page: ${what} sign in and consent with it in headless Chromium ($PLUMBLINE_CHROMIUM, else /usr/bin/chromium); without it they are skipped where a person must consent (the oauth-account precondition)`,
+    `an account of the target's sign-in page: ${what} sign in and consent with it in headless Chromium ($PLUMBLINE_CHROMIUM, else the one the @sparticuz/chromium dependency ships); without it they are skipped where a person must consent (the oauth-account precondition)`,
   ).env("PLUMBLINE_OAUTH_USER");
 
 export const oauthPasswordOption = () =>

@@ -4,6 +4,8 @@
 // URI, whose URL it returns. Generic over the target's pages: a password field and the text field before it, and a
 // button labelled allow/approve/authorize/accept/consent/continue. playwright-core is loaded only when needed.
 
+import { resolveChromium } from "../spec/chromium.ts";
+
 export interface ConsentOutcome {
   /** the URL the browser was redirected to (the client's redirect URI with code or error), or null */
   redirectedTo: string | null;
@@ -26,8 +28,10 @@ export function consentBrowser(o: { user: string; password: string; chromiumPath
   let launched: Promise<import("playwright-core").Browser> | null = null;
   const launch = async () => {
     const playwright = await import("playwright-core");
+    const { executablePath, env } = await resolveChromium(o.chromiumPath);
     return playwright.chromium.launch({
-      executablePath: o.chromiumPath ?? "/usr/bin/chromium",
+      executablePath,
+      env,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
     });
   };

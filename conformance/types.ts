@@ -216,7 +216,7 @@ export interface ConformanceOptions {
   /** an account of the target's sign-in page, to consent with in headless Chromium (the OAuth checks) */
   oauthUser?: string;
   oauthPassword?: string;
-  /** Chromium for that consent step (default $PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
+  /** Chromium for that consent step (default $PLUMBLINE_CHROMIUM, else the embedded build of @sparticuz/chromium) */
   chromiumPath?: string;
   /**
    * the target's rate limits: "auto" (default) learns them from its RateLimit headers; "N[,screenshot=M]" (or the

@@ -142,7 +142,7 @@ function serverOptions(cmd: Command) {
     .addOption(
       new Option(
         "--chromium <path>",
-        "Chromium for /screenshot and the crawl's browser fallback (default /usr/bin/chromium)",
+        "Chromium for /screenshot and the crawl's browser fallback, e.g. /usr/bin/chromium (default: the headless shell the @sparticuz/chromium dependency ships)",
       ).env("PLUMBLINE_CHROMIUM"),
     )
     .option(

@@ -7,6 +7,7 @@ import { type Contract, loadContract, type RateLimitPolicy } from "../spec/index
 import type { CookieSecureMode } from "./auth/account-pages.ts";
 import { authView, migrateAuth } from "./auth/auth-schema.ts";
 import { type AuthServer, prepareAuthServer } from "./auth/auth-server.ts";
+import type { LoginThrottleOptions } from "./auth/login-throttle.ts";
 import { withOAuthTokens } from "./auth/oauth-token-accounts.ts";
 import type { DeepcrawlPageHook } from "./deepcrawl/deepcrawl-options.ts";
 import { openPackageStore } from "./deepcrawl/open-package-store.ts";
@@ -38,7 +39,7 @@ import type { PaymentMethodConfig } from "./platform/payment-methods.ts";
 import type { PaymentStore } from "./platform/payment-store.ts";
 import type { PlatformOptions } from "./platform/platform-options.ts";
 import { defaultSearchService } from "./platform/request-defaults.ts";
-import { realClock } from "./platform/stores.ts";
+import { type Clock, realClock } from "./platform/stores.ts";
 import { createPageIndex } from "./search/create-page-index.ts";
 import { deepcrawlIndexSink, indexingCrawl } from "./search/index-feeds.ts";
 import type { PageIndex } from "./search/page-index.ts";
@@ -51,6 +52,11 @@ import { createSqlRateLimitStore } from "./store/sql-rate-limits.ts";
 
 export interface ReferenceOptions {
   host?: string;
+  /** the clock of answers' timestamps, rate-limit windows, deepcrawl and its signed links (default the system's;
+   * tests drive one) */
+  clock?: Clock;
+  /** the account pages' sign-in throttle: limits, window and clock (default 10 per username, 50 per address, 15 min) */
+  signInThrottle?: LoginThrottleOptions;
   /** 0 picks a free port */
   port?: number;
   dataDir?: string;
@@ -83,7 +89,7 @@ export interface ReferenceOptions {
   startingCredits?: number;
   /** Secure on the account pages' cookies: auto (when on https), always, never */
   cookieSecure?: CookieSecureMode;
-  /** Chromium for /screenshot and the crawl fallback (default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium) */
+  /** Chromium for /screenshot and the crawl fallback (default: PLUMBLINE_CHROMIUM, else the embedded build of @sparticuz/chromium) */
   chromiumPath?: string;
   /** pages rendered at once (default 4) and callers waiting for one (default 8; past that, 503) */
   browserContexts?: number;
@@ -185,14 +191,12 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   // parsing runs in worker threads, never on the event loop (issue 12): every engine's, /extract's and /trending's
   // included (issue 38)
   const parser = createParsePool(o.parsing);
+  const clock = o.clock ?? realClock;
   // upstreams the operator configured (trending platforms) may sit on a private network: they are not targets
   const upstreamHttp = createHttpClient({ allowPrivateNetwork: true, userAgent: o.userAgent });
   const pageIndex = await createPageIndex(opened);
   // every page /crawl and crawl_results fetch joins the index (issue 14 "Embedded default")
-  const crawl = indexingCrawl(
-    o.engines?.crawl ?? createCrawlEngine({ http, renderer, clock: realClock, parser }),
-    pageIndex,
-  );
+  const crawl = indexingCrawl(o.engines?.crawl ?? createCrawlEngine({ http, renderer, clock, parser }), pageIndex);
   const engines: Engines = {
     crawl,
     ...createSearchEngines({
@@ -200,7 +204,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
       index: pageIndex,
       backendFor: createBackendRouter(o.searchUpstreams ?? {}, Date.now, parser),
       crawl,
-      clock: realClock,
+      clock,
       defaultService: {
         search: defaultSearchService(contract, "SearchParameters"),
         news: defaultSearchService(contract, "NewsParameters"),
@@ -238,6 +242,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
           issuer: o.issuer,
           startingCredits: o.startingCredits,
           cookieSecure: o.cookieSecure,
+          signInThrottle: o.signInThrottle,
         })
       : undefined;
   const indexPage = deepcrawlIndexSink(pageIndex);
@@ -249,7 +254,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
         http,
         renderer,
         parser,
-        clock: realClock,
+        clock,
         packages: packages as NonNullable<typeof packages>,
         settings: o.deepcrawlSettings,
         allowPrivateNetwork: o.allowPrivateNetwork,
@@ -269,7 +274,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     accounts: withOAuthTokens(accounts, authView(opened.db)),
     // in the database: several instances behind one balancer count an account's requests together
     rateLimitStore,
-    clock: realClock,
+    clock,
     engines: { ...engines, ...o.engines, crawl },
     // the reference's own service, unless a caller (a test) gave one
     deepcrawl: deepcrawl ?? (o.deepcrawl as DeepcrawlService),

@@ -1,7 +1,8 @@
-// Debian's Chromium for the browser tests of every part (browsers cannot be downloaded here): its path and the
-// flags this machine needs. Test glue only: no product code imports it.
-import { execFileSync } from "node:child_process";
+// The browser tests' headless Chromium: $PLUMBLINE_CHROMIUM (e.g. Debian's /usr/bin/chromium), else the embedded
+// build the @sparticuz/chromium dependency ships (spec/chromium.ts), as the reference and the conformance suite
+// launch it. Test glue only: no product code imports it.
 import { type Browser, chromium } from "playwright-core";
+import { resolveChromium } from "../spec/chromium.ts";
 
 export const CHROMIUM_TEST_FLAGS = [
   "--headless",
@@ -13,13 +14,8 @@ export const CHROMIUM_TEST_FLAGS = [
   "--no-first-run",
 ];
 
-/** PLUMBLINE_CHROMIUM, else the `chromium` on PATH. */
-export function chromiumPath(): string {
-  if (process.env.PLUMBLINE_CHROMIUM) return process.env.PLUMBLINE_CHROMIUM;
-  return execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
-}
-
 /** A headless browser; Playwright gives every launch a fresh temporary profile. */
-export function launchHeadlessChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_TEST_FLAGS });
+export async function launchHeadlessChromium(): Promise<Browser> {
+  const { executablePath, env } = await resolveChromium();
+  return chromium.launch({ executablePath, env, args: CHROMIUM_TEST_FLAGS });
 }

@@ -12,7 +12,7 @@ import { type AccountPagesOptions, accountPages, type CookieSecureMode } from ".
 import { authView, migrateAuth } from "./auth-schema.ts";
 import { loadAuthSecrets } from "./auth-secrets.ts";
 import { AUTH_PATHS, createProvider } from "./create-provider.ts";
-import { createLoginThrottle } from "./login-throttle.ts";
+import { createLoginThrottle, type LoginThrottleOptions } from "./login-throttle.ts";
 import { createUserStore, type UserStore } from "./user-store.ts";
 
 export const DEFAULT_STARTING_CREDITS = 100;
@@ -28,6 +28,8 @@ export interface AuthServerOptions {
   /** Secure on cookies: auto (when the browser is on https), always, never */
   cookieSecure?: CookieSecureMode;
   accessTokenTtlSeconds?: number;
+  /** the sign-in throttle's limits, window and clock (default 10 per username, 50 per address, 15 minutes) */
+  signInThrottle?: LoginThrottleOptions;
   /** origins of the API and its MCP endpoint (RFC 8707 resources it accepts), beside the issuer's */
   resourceOrigins?: string[];
 }
@@ -68,7 +70,7 @@ export async function prepareAuthServer(o: AuthServerOptions): Promise<AuthServe
 
   const pages: AccountPagesOptions = {
     users,
-    throttle: createLoginThrottle(o.rateLimitStore),
+    throttle: createLoginThrottle(o.rateLimitStore, o.signInThrottle),
     provider: current,
     cookieKeys: secrets.cookieKeys,
     cookieSecure: o.cookieSecure ?? "auto",

@@ -8,10 +8,18 @@ export interface LoginThrottle {
   attempt(address: string, login: string): Promise<number | null>;
 }
 
-export function createLoginThrottle(
-  store: RateLimitStore,
-  o: { perUser?: number; perAddress?: number; windowMs?: number; now?: () => number } = {},
-): LoginThrottle {
+export interface LoginThrottleOptions {
+  /** attempts per username in a window (default 10) */
+  perUser?: number;
+  /** attempts per client address in a window (default 50) */
+  perAddress?: number;
+  /** the fixed window (default 15 minutes) */
+  windowMs?: number;
+  /** the clock the windows are counted on (default Date.now; tests drive one) */
+  now?: () => number;
+}
+
+export function createLoginThrottle(store: RateLimitStore, o: LoginThrottleOptions = {}): LoginThrottle {
   const windowMs = o.windowMs ?? 15 * 60_000;
   const now = o.now ?? Date.now;
   return {

@@ -131,10 +131,17 @@ describe("reference deepcrawl", () => {
   });
 
   it("refuses an expired zipUrl with 404; a new poll signs a fresh link", async () => {
-    const short = await boot({ port: 0, deepcrawlSettings: { linkTtlMs: 1000, hostDelayMs: 0, pollMs: 50 } });
+    // this instance's clock is moved past the link's life instead of waiting it out, and the life is long (60 s) so
+    // the fresh link stays valid however slowly this machine fetches it
+    let ahead = 0;
+    const short = await boot({
+      port: 0,
+      clock: { now: () => Date.now() + ahead },
+      deepcrawlSettings: { linkTtlMs: 60_000, hostDelayMs: 0, pollMs: 50 },
+    });
     try {
       const { taskId, last } = await crawl({ url: `${small.url}/` }, short);
-      await new Promise((r) => setTimeout(r, 2100));
+      ahead = 61_000;
       const expired = await fetch(last.zipUrl as string);
       expect(expired.status).toBe(404);
       expect(await expired.json()).toMatchObject({ ok: false, error: "Not Found", code: "PLB_TASK_NOT_FOUND" });

@@ -131,10 +131,10 @@ describe("the S3 package store", () => {
     const { body } = source(6 * MIB, () => {});
     body.pipe(killed.stream, { end: false });
     await new Promise<void>((resolve) => body.on("end", resolve));
-    await expect.poll(() => s3.pendingUploads().length).toBe(1);
+    await expect.poll(() => s3.pendingUploads().length, { timeout: 30_000 }).toBe(1);
     const elsewhere = await store.create("deepcrawl/dc_other/1.zip");
     source(6 * MIB, () => {}).body.pipe(elsewhere.stream, { end: false });
-    await expect.poll(() => s3.pendingUploads().length).toBe(2);
+    await expect.poll(() => s3.pendingUploads().length, { timeout: 30_000 }).toBe(2);
     await store.sweep("deepcrawl/dc_killed");
     expect(s3.pendingUploads().map((u) => u.key)).toEqual(["tenant/zips/deepcrawl/dc_other/1.zip"]);
     expect(await store.open("deepcrawl/dc_killed/1.zip")).not.toBeNull();

@@ -8,6 +8,7 @@
 // PLB_SERVICE_UNAVAILABLE (503 on /screenshot), never an unbounded backlog. Every context is closed whatever
 // happens; one that will not close takes the browser down with it, and the next caller gets a new one.
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { resolveChromium } from "../../spec/chromium.ts";
 import type { EngineResult } from "../platform/engines.ts";
 import { prepareRouting } from "./route-through-client.ts";
 
@@ -39,7 +40,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 export interface BrowserPoolOptions {
-  /** default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium */
+  /** default: PLUMBLINE_CHROMIUM, else the embedded build (@sparticuz/chromium, spec/chromium.ts) */
   executablePath?: string;
   /** contexts open at once (default 4); each holds a renderer process and its memory */
   contexts?: number;
@@ -77,8 +78,8 @@ export interface BrowserPool {
     options: PageOptions,
     run: (page: Page, context: BrowserContext) => Promise<EngineResult<T>>,
   ): Promise<EngineResult<T>>;
-  /** contexts in use, contexts closing, callers waiting, browsers launched so far */
-  stats(): { open: number; closing: number; waiting: number; launches: number };
+  /** contexts in use, contexts closing, callers waiting, browsers launched so far, whether one is up or starting */
+  stats(): { open: number; closing: number; waiting: number; launches: number; browser: boolean };
   close(): Promise<void>;
 }
 
@@ -86,7 +87,6 @@ const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split
 const unavailable = (message: string) => ({ ok: false, code: "PLB_SERVICE_UNAVAILABLE", message }) as const;
 
 export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool {
-  const executablePath = options.executablePath ?? process.env.PLUMBLINE_CHROMIUM ?? "/usr/bin/chromium";
   const capacity = options.contexts ?? 4;
   const maxQueue = options.queue ?? 8;
   const queueWaitMs = options.queueWaitMs ?? 10_000;
@@ -103,12 +103,9 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
     if (!browser) {
       launches++;
       // playwright-core is loaded here, at the first launch, not with the reference (~0.4 s of its start)
-      const launching = import("playwright-core").then(({ chromium }) =>
-        chromium.launch({
-          executablePath,
-          args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
-          headless: true,
-        }),
+      const launching = Promise.all([import("playwright-core"), resolveChromium(options.executablePath)]).then(
+        ([{ chromium }, { executablePath, env }]) =>
+          chromium.launch({ executablePath, env, args: [...CHROMIUM_ARGS, ...(options.args ?? [])], headless: true }),
       );
       browser = launching;
       const forget = () => {
@@ -253,7 +250,7 @@ export function createBrowserPool(options: BrowserPoolOptions = {}): BrowserPool
         });
       }
     },
-    stats: () => ({ open, closing, waiting: waiting.length, launches }),
+    stats: () => ({ open, closing, waiting: waiting.length, launches, browser: browser !== null }),
     async close() {
       closed = true;
       for (const w of waiting.splice(0)) w(false);

@@ -22,7 +22,7 @@ export interface BrowserRendererOptions {
   http: HttpClient;
   /** the shared browser; without one the renderer launches (and closes) its own */
   pool?: BrowserPool;
-  /** default: PLUMBLINE_CHROMIUM, else /usr/bin/chromium (own pool only) */
+  /** default: PLUMBLINE_CHROMIUM, else the embedded build (own pool only) */
   executablePath?: string;
   /** navigation up to `load` (default 15 s) */
   timeoutMs?: number;

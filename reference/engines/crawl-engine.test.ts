@@ -161,10 +161,9 @@ describe("crawl: failures as values", () => {
       ctx,
     );
     expect(capped).toMatchObject({ ok: false, code: "PLB_UPSTREAM_FAILED", message: expect.stringMatching(/larger/) });
-    const started = performance.now();
+    // /slow.html answers after 3 s: a crawl that waited for it would succeed, so the failure is the timeout's
     const slow = await engine({ allowPrivateNetwork: true, timeoutMs: 300 })({ url: `${site.url}/slow.html` }, ctx);
     expect(slow).toMatchObject({ ok: false, code: "PLB_UPSTREAM_FAILED", message: expect.stringMatching(/300 ms/) });
-    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it("reports an unreachable host as an upstream failure", async () => {

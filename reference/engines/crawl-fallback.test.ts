@@ -44,7 +44,10 @@ beforeAll(async () => {
   });
   // the fixture's address counts as public; 127.0.0.2 stays loopback, hence refused
   http = createHttpClient({ addressPolicy: (ip) => (ip === "127.0.0.1" ? null : forbiddenReason(ip)) });
-  renderer = createBrowserRenderer({ http });
+  // the render's navigation may take as long as the test's hang detector allows: on a loaded machine the first one
+  // (Chromium's start, a renderer process) outlasted the product's 15 s, and the best-effort fallback then kept the
+  // static "Loading…" (the product's budget is not what this file checks)
+  renderer = createBrowserRenderer({ http, timeoutMs: 50_000 });
 });
 afterAll(async () => {
   await renderer.close();
@@ -83,7 +86,7 @@ describe("crawl: browser fallback", () => {
       `fallback crawl (static fetch + Chromium render): ${timings[0].toFixed(0)} ms with the browser launch, ` +
         `${timings[1].toFixed(0)} ms with the browser running`,
     );
-  });
+  }, 120_000);
 
   it("routes every request of the page through the guard: an internal fetch and frame never leave", async () => {
     const r = await renderer.render(`${site.url}/probe.html`);

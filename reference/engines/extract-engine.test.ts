@@ -245,12 +245,11 @@ describe("the model path (an OpenAI-compatible chat-completions stand-in)", () =
     const refused = await engine()({ url: `${site.url}/product.html`, response_format: PRODUCT_SCHEMA }, ctx);
     expect(refused).toMatchObject({ ok: false, code: "PLB_UPSTREAM_FAILED" });
     expect(JSON.stringify(refused)).not.toContain(KEY);
+    // the model would answer after 60 s, past this test's hang detector: the 502 can only be the 300 ms timeout's
     answers = [{ delayMs: 60_000 }];
-    const started = Date.now();
     const slow = await engine(300)({ url: `${site.url}/product.html`, response_format: PRODUCT_SCHEMA }, ctx);
     expect(slow).toMatchObject({ ok: false, code: "PLB_UPSTREAM_FAILED" });
     expect(!slow.ok && slow.message).toMatch(/did not answer within 300 ms/);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("cuts a long page to the token budget", async () => {

@@ -88,12 +88,12 @@ describe("OAuth through the reference's authorization server, in a browser", () 
 
     const page = await browser.newPage();
     await page.goto(authorize.href);
-    await expect.poll(() => page.locator("h1").textContent()).toBe("Sign in");
+    await expect.poll(() => page.locator("h1").textContent(), { timeout: 30_000 }).toBe("Sign in");
     await page.getByRole("link", { name: "Create one" }).click();
     await page.getByLabel("Username").fill("ada");
     await page.getByLabel("Password").fill("correct horse battery");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect.poll(() => page.locator("h1").textContent()).toContain("Allow e2e agent");
+    await expect.poll(() => page.locator("h1").textContent(), { timeout: 30_000 }).toContain("Allow e2e agent");
     const [callback] = await Promise.all([
       page.waitForRequest((r) => r.url().startsWith(redirectUri)),
       page.getByRole("button", { name: "Allow" }).click(),

@@ -42,8 +42,19 @@ it("logs JSON lines with request ids and no credential, and exits 0 on SIGTERM",
   });
   expect(failed.status).toBe(502);
   // a crawl in flight when SIGTERM arrives still gets its answer before the process exits
+  // the page is asked for (the crawl is in flight), and answers only once the server has taken the SIGTERM: events,
+  // not a guess at how long this machine takes to get there
+  let asked: () => void = () => {};
+  const pageAsked = new Promise<void>((r) => {
+    asked = r;
+  });
+  let answer: () => void = () => {};
+  const mayAnswer = new Promise<void>((r) => {
+    answer = r;
+  });
   const slow = createServer((_req, res) => {
-    setTimeout(() => res.end("<html><head><title>Slow</title></head><body><p>slow page</p></body></html>"), 1500);
+    asked();
+    void mayAnswer.then(() => res.end("<html><head><title>Slow</title></head><body><p>slow page</p></body></html>"));
   });
   await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
   const inFlight = fetch(`${ref.url}/crawl`, {
@@ -51,9 +62,11 @@ it("logs JSON lines with request ids and no credential, and exits 0 on SIGTERM",
     headers: { ...auth, "content-type": "application/json" },
     body: JSON.stringify({ url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`, enableFallback: false }),
   });
-  await new Promise((r) => setTimeout(r, 500));
+  await pageAsked;
   const exited = new Promise<number | null>((r) => ref?.child.once("exit", (code) => r(code)));
   ref.child.kill("SIGTERM");
+  await vi.waitFor(() => expect(out).toContain("SIGTERM: closing"), { timeout: 30_000, interval: 20 });
+  answer();
   expect((await inFlight).status).toBe(200);
   const answeredAt = Date.now();
   expect(await exited).toBe(0);

@@ -73,7 +73,7 @@ it.runIf(process.platform === "linux")(
         server = serverPid(r.pid as number);
         expect(server).not.toBe(r.pid);
       },
-      { timeout: 5_000, interval: 20 },
+      { timeout: 30_000, interval: 20 },
     );
     r.kill("SIGKILL"); // while the server is still loading its modules (it takes seconds)
     await vi.waitFor(() => expect(processEnded(server)).toBe(true), { timeout: 40_000, interval: 200 });

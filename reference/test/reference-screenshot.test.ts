@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadContract } from "../../spec/index.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
 import { type FixtureSite, serveSite } from "./fixture-site.ts";
@@ -35,7 +35,7 @@ const usage = async () =>
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "plumbline-ref-shot-"));
-  site = await serveSite({ "/": { body: PAGE }, "/slow": { body: PAGE, delayMs: 4_000 } });
+  site = await serveSite({ "/": { body: PAGE }, "/slow": { body: PAGE, delayMs: 30_000 } });
   ref = await startReference({
     port: 0,
     dataDir: dir,
@@ -66,8 +66,10 @@ describe("POST /screenshot on the reference", () => {
     const contract = await loadContract();
     const before = await usage();
     const refused = await shoot({ url: "http://169.254.169.254/latest/meta-data/" });
-    const slow = shoot({ url: `${site.url}/slow`, timeout_ms: 2000 });
-    await new Promise((r) => setTimeout(r, 300));
+    // the slow shot holds the one context from the moment its page is asked for until its timeout (6 s; the page
+    // would take 30 s): the next shot is refused in that time, however long this machine takes to send it
+    const slow = shoot({ url: `${site.url}/slow`, timeout_ms: 6000 });
+    await vi.waitFor(() => expect(site.hits).toContain("/slow"), { timeout: 30_000, interval: 20 });
     const busy = await shoot({ url: `${site.url}/` });
     const cases = [
       [refused, 403, "PLB_TARGET_FORBIDDEN"],
