@@ -17,6 +17,7 @@ import {
   paymentMethodOption,
   rateLimitOption,
   reportDirOption,
+  reporterOption,
   targetOption,
 } from "../bin/target-options.ts";
 import { STAGES } from "./gate-types.ts";
@@ -84,6 +85,7 @@ export function gateCommand() {
       ),
     )
     .addOption(noReportOption())
+    .addOption(reporterOption("failing check, property or threshold, and stage that could not run"))
     .addHelpText(
       "after",
       `
@@ -124,6 +126,11 @@ for a missing precondition not allowed, 2 a stage could not run (or the options 
         const stages = r.stages.map((s) => `${s.stage} ${s.exitCode}`).join(", ");
         const verdict = r.exitCode === 0 ? "passed" : r.exitCode === 1 ? "FAILED" : "could not run";
         console.log(`gate ${verdict} in ${r.seconds.toFixed(1)} s, ${r.creditsSpent ?? "?"} credits: ${stages}`);
+        const { chosenReporter, githubAnnotation } = await import("../spec/report/github.ts");
+        if (chosenReporter(opts.reporter, process.env) === "github") {
+          const { gateAnnotations } = await import("./gate-annotations.ts");
+          for (const a of gateAnnotations(r)) console.log(githubAnnotation(a));
+        }
         return r.exitCode;
       }),
     );

@@ -2,6 +2,7 @@
 // recording are written and the exit code says whether violations were seen (--fail-on). Declarations first: the
 // contract and the proxy load once the arguments are good.
 import { Command, commaList, exits, httpUrl, InvalidArgumentError, Option, wholeNumber } from "../bin/command-kit.js";
+import { reporterOption } from "../bin/target-options.ts";
 import { WRAPPED_ARGUMENT, wrappedArgumentHelp, wrappedCommand } from "../bin/wrapped-command.ts";
 import { PROFILE_NAMES } from "../spec/profiles.ts";
 
@@ -51,6 +52,7 @@ function proxyOptions(cmd: Command) {
         .choices(["violation", "response", "never"] as const)
         .default("never" as const),
     )
+    .addOption(reporterOption("operation and rule that saw violations, when the proxy closes"))
     .addOption(
       new Option(
         "--mock <operations>",
@@ -163,6 +165,11 @@ async function runProxy(values: ProxyCommandOptions, command: string[] | undefin
   for (const r of result.report.rules.filter((x) => x.count > 0)) console.log(`  ${r.id}: ${r.count}`);
   if (result.files) console.log(`report: ${result.files.html} (${result.files.json}, ${result.files.junit})`);
   if (result.recording) console.log(`recording: ${result.recording}`);
+  const { chosenReporter, githubAnnotation } = await import("../spec/report/github.ts");
+  if (chosenReporter(values.reporter, process.env) === "github") {
+    const { proxyAnnotations } = await import("./report/github-annotations.ts");
+    for (const a of proxyAnnotations(result.report, failOn)) console.log(githubAnnotation(a));
+  }
   if (commandCode !== undefined && commandCode !== 0) return commandCode;
   if (failOn === "violation" && t.violations > 0) return 1;
   if (failOn === "response" && responseViolations > 0) return 1;
