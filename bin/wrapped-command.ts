@@ -18,6 +18,7 @@ import { type CommandUnknownOpts, usageError } from "./command-kit.js";
 
 /** The argument every wrapping command declares, and its help. */
 export const WRAPPED_ARGUMENT = "[command...]";
+export const WRAPPED_USAGE = "[options] [-- command ...]";
 export const wrappedArgumentHelp = (what: string) =>
   `after --: a command to run once the ${what} listens, with its address in $PLUMBLINE_URL; the ${what} is closed when it ends and the exit code is the command's`;
 

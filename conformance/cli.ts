@@ -31,7 +31,7 @@ import {
   reporterOption,
   targetOption,
 } from "../bin/target-options.ts";
-import { WRAPPED_ARGUMENT, wrappedCommand } from "../bin/wrapped-command.ts";
+import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedCommand } from "../bin/wrapped-command.ts";
 import { CONFORMANCE_PROFILES } from "./types.ts";
 
 function serveFixturesCommand() {
@@ -56,6 +56,7 @@ function serveFixturesCommand() {
       WRAPPED_ARGUMENT,
       "after --: a command to run once the site listens, its address in $PLUMBLINE_FIXTURE_URL; the site is closed when it ends and the exit code is the command's (a CI step: -- npx plumbline reference … -- npx plumbline gate …)",
     )
+    .usage(WRAPPED_USAGE)
     .action(
       exits(async (operands, opts, cmd) => {
         const { serveFixtures } = await import("./fixtures/serve-fixtures.ts");

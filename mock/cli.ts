@@ -12,7 +12,7 @@ import {
   usageError,
   wholeNumber,
 } from "../bin/command-kit.js";
-import { WRAPPED_ARGUMENT, wrappedArgumentHelp, wrappedCommand } from "../bin/wrapped-command.ts";
+import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedArgumentHelp, wrappedCommand } from "../bin/wrapped-command.ts";
 import { PROFILE_NAMES } from "../spec/profiles.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import type { MockAccountInput } from "./memory-accounts.ts";
@@ -66,6 +66,7 @@ export function mockCommand() {
       "The stateful mock of the API: validation, accounts and credits, batches, deepcrawl states on a real or manual clock, rate limits, the Payment scheme, OAuth, /mcp and the discovery documents, steered by the Prefer header and the admin API under /__mock (docs/mock.md).",
     )
     .argument(WRAPPED_ARGUMENT, wrappedArgumentHelp("mock"))
+    .usage(WRAPPED_USAGE)
     .option("--host <address>", "the address to listen on", "127.0.0.1")
     .option("--port <port>", "the port to listen on (0: any free port)", wholeNumber(0, 65535), 4010)
     .addOption(

@@ -3,7 +3,7 @@
 // contract and the proxy load once the arguments are good.
 import { Command, commaList, exits, httpUrl, InvalidArgumentError, Option, wholeNumber } from "../bin/command-kit.js";
 import { reporterOption } from "../bin/target-options.ts";
-import { WRAPPED_ARGUMENT, wrappedArgumentHelp, wrappedCommand } from "../bin/wrapped-command.ts";
+import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedArgumentHelp, wrappedCommand } from "../bin/wrapped-command.ts";
 import { PROFILE_NAMES } from "../spec/profiles.ts";
 
 /** A repeatable, comma-separated list: `--mock search --mock deepcrawl,screenshot`. */
@@ -22,6 +22,7 @@ function proxyOptions(cmd: Command) {
       "Forwards every request to the upstream and judges each exchange against spec/openapi.yaml (request and answer schemas, listed statuses, content types, required headers, batch arithmetic, echoes, deepcrawl task states). A violation never changes the traffic (unless --errors); it is logged, kept in a report grouped by operation and rule, served live at GET /__proxy/report (JSON; HTML with Accept: text/html) and written on SIGINT/SIGTERM (docs/proxy.md).",
     )
     .argument(WRAPPED_ARGUMENT, wrappedArgumentHelp("proxy"))
+    .usage(WRAPPED_USAGE)
     .addOption(
       new Option("--upstream <url>", "where requests go: the live service, a staging deployment, the reference, a mock")
         .argParser(httpUrl)

@@ -13,7 +13,7 @@ import {
   repeatable,
   wholeNumber,
 } from "../bin/command-kit.js";
-import { WRAPPED_ARGUMENT, wrappedArgumentHelp, wrappedCommand } from "../bin/wrapped-command.ts";
+import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedArgumentHelp, wrappedCommand } from "../bin/wrapped-command.ts";
 import { checkS3Endpoint, parsePackageStoreUrl } from "./deepcrawl/s3-package-store-options.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -413,6 +413,7 @@ export function referenceCommand() {
     ),
   )
     .argument(WRAPPED_ARGUMENT, wrappedArgumentHelp("reference"))
+    .usage(`${WRAPPED_USAGE}\n       plumbline reference [command]`)
     .addHelpText(
       "after",
       `
