@@ -31,12 +31,13 @@ writeFileSync(process.argv[2], JSON.stringify({
 process.exit(Number(process.argv[3] ?? 0));
 `;
 
-// a long-running CMD: leaves a grandchild running, says where it is, and exits 7 on SIGTERM
+// a long-running CMD: leaves a grandchild running, says where it is, and exits 7 on SIGTERM, 8 on SIGINT
 const SLEEPER = `
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 const grandchild = spawn("sleep", ["600"], { stdio: "ignore" });
 process.on("SIGTERM", () => process.exit(7));
+process.on("SIGINT", () => process.exit(8));
 writeFileSync(process.argv[2], JSON.stringify({ pid: process.pid, plumbline: process.ppid, grandchild: grandchild.pid, url: process.env.PLUMBLINE_URL }));
 setInterval(() => {}, 1000);
 `;
@@ -119,18 +120,22 @@ describe("npx plumbline mock -- CMD", () => {
     expect(await refuses(seen.url)).toBe(true);
   });
 
-  it("passes a SIGTERM sent to plumbline on to CMD, exits with CMD's status, and leaves nothing running", async () => {
-    const file = join(project.dir, "sleeper-term.json");
-    const run = runNpx(project, ["plumbline", "mock", "--port", "0", "--", "node", "sleeper.js", file]);
-    await fileWritten(file);
-    const s = read("sleeper-term.json");
-    expect(await refuses(s.url)).toBe(false);
-    process.kill(s.plumbline, "SIGTERM");
-    const r = await run;
-    expect(r.code, r.out).toBe(7);
-    await ended([s.pid, s.grandchild, s.plumbline]);
-    expect(await refuses(s.url)).toBe(true);
-  });
+  for (const [signal, code] of [
+    ["SIGTERM", 7],
+    ["SIGINT", 8],
+  ] as const)
+    it(`passes a ${signal} sent to plumbline on to CMD, exits with CMD's status, and leaves nothing running`, async () => {
+      const file = join(project.dir, `sleeper-${signal}.json`);
+      const run = runNpx(project, ["plumbline", "mock", "--port", "0", "--", "node", "sleeper.js", file]);
+      await fileWritten(file);
+      const s = JSON.parse(readFileSync(file, "utf8"));
+      expect(await refuses(s.url)).toBe(false);
+      process.kill(s.plumbline, signal);
+      const r = await run;
+      expect(r.code, r.out).toBe(code);
+      await ended([s.pid, s.grandchild, s.plumbline]);
+      expect(await refuses(s.url)).toBe(true);
+    });
 
   it("stops CMD and the mock when npx itself is killed with SIGTERM (npx does not pass it on)", async () => {
     const file = join(project.dir, "sleeper-npx.json");
