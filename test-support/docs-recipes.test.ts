@@ -195,7 +195,8 @@ async function run(recipe: Recipe): Promise<{ code: number | null; out: string; 
       out += c;
     });
     const sid = child.pid as number;
-    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    // its exit, not the end of its output: a process left in the background keeps the pipes open
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
     // what a wrapped command stopped may take a moment to go; a `&` left running stays
     let left = sessionMembers(sid);
     for (let i = 0; i < 40 && left.length > 0; i++) {
