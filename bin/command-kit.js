@@ -308,8 +308,13 @@ export function configureTree(program, output) {
       })
       .showHelpAfterError(`(${path} --help lists what it takes)`)
       .configureHelp({
-        // a subcommand is listed by its name and arguments; its options are on its own --help
-        subcommandTerm: (sub) => [sub.name(), ...sub.registeredArguments.map(argumentTerm)].join(" "),
+        // a subcommand is listed by its name and arguments; its options are on its own --help, and so is the command
+        // a server runs after -- (bin/wrapped-command.ts: `plumbline --help` lists the commands unloaded, by name)
+        subcommandTerm: (sub) =>
+          [
+            sub.name(),
+            ...sub.registeredArguments.filter((a) => !(a.variadic && a.name() === "command")).map(argumentTerm),
+          ].join(" "),
       });
   });
 }

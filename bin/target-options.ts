@@ -3,6 +3,7 @@
 // description for what it does with the value.
 import { PRECONDITION_KINDS } from "../conformance/skip-reasons.ts";
 import { parseRateLimitOption } from "../spec/rate-limit-headers.ts";
+import { REPORTERS } from "../spec/report/github.ts";
 import { commaList, commaListOf, InvalidArgumentError, Option, wholeNumber } from "./command-kit.js";
 
 export const targetOption = (what = "base URL of the implementation to judge") =>
@@ -84,3 +85,10 @@ export const oauthPasswordOption = () =>
 export const reportDirOption = (what: string) => new Option("--report-dir <dir>", what);
 
 export const noReportOption = () => new Option("--no-report", "write no report");
+
+/** `--reporter github`: GitHub Actions annotations on top of the text (the default under GITHUB_ACTIONS=true). */
+export const reporterOption = (what: string) =>
+  new Option(
+    "--reporter <name>",
+    `text, or github: also print one GitHub Actions annotation (::error …) per ${what}, as spec diff --format github does (default: github when GITHUB_ACTIONS=true, else text)`,
+  ).choices(REPORTERS);

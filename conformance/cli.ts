@@ -28,8 +28,10 @@ import {
   paymentMethodOption,
   rateLimitOption,
   reportDirOption,
+  reporterOption,
   targetOption,
 } from "../bin/target-options.ts";
+import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedCommand } from "../bin/wrapped-command.ts";
 import { CONFORMANCE_PROFILES } from "./types.ts";
 
 function serveFixturesCommand() {
@@ -50,10 +52,15 @@ function serveFixturesCommand() {
       "write the manifest the run needs (canary pages and their tokens, keyed by a secret of this server): keep the file from the target",
     )
     .option("--log <file>", "append each request's URL to FILE (conform --fixture-log FILE: sitemap-no-page-content)")
+    .argument(
+      WRAPPED_ARGUMENT,
+      "after --: a command to run once the site listens, its address in $PLUMBLINE_FIXTURE_URL; the site is closed when it ends and the exit code is the command's (a CI step: -- npx plumbline reference … -- npx plumbline gate …)",
+    )
+    .usage(WRAPPED_USAGE)
     .action(
-      exits(async (opts) => {
+      exits(async (operands, opts, cmd) => {
         const { serveFixtures } = await import("./fixtures/serve-fixtures.ts");
-        return serveFixtures(opts);
+        return serveFixtures({ ...opts, command: wrappedCommand(cmd, operands) });
       }),
     );
 }
@@ -166,6 +173,7 @@ export function conformCommand() {
       reportDirOption("where conformance.json, junit.xml and report.html go (default reports/conformance/<timestamp>)"),
     )
     .addOption(noReportOption())
+    .addOption(reporterOption("failing check, warning and unmet precondition"))
     .addHelpText(
       "after",
       `
@@ -211,6 +219,11 @@ unknown operation id, a refused key, a plan over --max-credits, a manifest that 
         });
         if (result.exitCode === 2) console.error(`plumbline conform: could not run: ${result.error}`);
         else console.log(textSummary(result));
+        const { chosenReporter, githubAnnotation } = await import("../spec/report/github.ts");
+        if (chosenReporter(opts.reporter, process.env) === "github") {
+          const { conformanceAnnotations } = await import("./report/github-annotations.ts");
+          for (const a of conformanceAnnotations(result)) console.log(githubAnnotation(a));
+        }
         return result.exitCode;
       }),
     );

@@ -17,6 +17,7 @@ import {
   paymentMethodOption,
   rateLimitOption,
   reportDirOption,
+  reporterOption,
   targetOption,
 } from "../bin/target-options.ts";
 import { plural } from "../spec/report/plural.ts";
@@ -85,6 +86,7 @@ export function gateCommand() {
       ),
     )
     .addOption(noReportOption())
+    .addOption(reporterOption("failing check, property or threshold, and stage that could not run"))
     .addHelpText(
       "after",
       `
@@ -122,15 +124,23 @@ for a missing precondition not allowed, 2 a stage could not run (or the options 
           onProgress: (line) => console.log(line),
         });
         const seconds = r.seconds.toFixed(1);
+        const { chosenReporter, githubAnnotation } = await import("../spec/report/github.ts");
+        const annotate = async () => {
+          if (chosenReporter(opts.reporter, process.env) !== "github") return;
+          const { gateAnnotations } = await import("./gate-annotations.ts");
+          for (const a of gateAnnotations(r)) console.log(githubAnnotation(a));
+        };
         // nothing ran: one line naming the cause (and what to do) instead of a tally of no stages
         if (r.error) {
           console.error(`plumbline gate: could not run (after ${seconds} s): ${r.error}`);
+          await annotate();
           return r.exitCode;
         }
         const stages = r.stages.map((s) => `${s.stage} ${s.exitCode}`).join(", ");
         const verdict = r.exitCode === 0 ? "passed" : r.exitCode === 1 ? "FAILED" : "could not run";
         const spent = r.creditsSpent === null ? "credits spent unknown" : plural(r.creditsSpent, "credit");
         console.log(`gate ${verdict} in ${seconds} s, ${spent}: ${stages}`);
+        await annotate();
         return r.exitCode;
       }),
     );

@@ -13,6 +13,7 @@ import {
   wholeNumber,
 } from "../bin/command-kit.js";
 import type { Contract } from "../spec/contract.ts";
+import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedArgumentHelp, wrappedCommand } from "../bin/wrapped-command.ts";
 import { PROFILE_NAMES } from "../spec/profiles.ts";
 import { plural } from "../spec/report/plural.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
@@ -90,6 +91,8 @@ export function mockCommand() {
     .description(
       "The stateful mock of the API: validation, accounts and credits, batches, deepcrawl states on a real or manual clock, rate limits, the Payment scheme, OAuth, /mcp and the discovery documents, steered by the Prefer header and the admin API under /__mock (docs/mock.md).",
     )
+    .argument(WRAPPED_ARGUMENT, wrappedArgumentHelp("mock"))
+    .usage(WRAPPED_USAGE)
     .option("--host <address>", "the address to listen on", "127.0.0.1")
     .option("--port <port>", "the port to listen on (0: any free port)", wholeNumber(0, 65535), 4010)
     .addOption(
@@ -213,10 +216,17 @@ export function mockCommand() {
       `
 Steering from tests: the Prefer header (code=, example=, dynamic=, seed=, latency=, fault=reset|hang,
 variability=max, fail-entries="1,3", deepcrawl=failed, payment=refused|expired|replayed) and the admin API
-under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
+under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.
+
+With -- CMD …: runs CMD once the mock listens, then closes the mock and exits with CMD's status. CMD finds
+PLUMBLINE_URL (the mock's address), PLUMBLINE_API_KEY, SEARCH1API_API_KEY and SEARCH1API_KEY (the first --key
+with credits, else the demo key), PLUMBLINE_BROKE_API_KEY (the first --key with 0 credits) and
+PLUMBLINE_PAYMENT_KEY in its environment; SIGINT, SIGTERM and SIGHUP are passed to it, and nothing it started
+is left running (docs/mock.md#the-mock-for-one-command).`,
     )
     .action(
-      exits(async (opts, cmd) => {
+      exits(async (operands, opts, cmd) => {
+        const command = wrappedCommand(cmd, operands);
         if (!opts.replay && (opts.replayInvalid || cmd.getOptionValueSource("replayMatch") === "cli"))
           usageError(cmd, "--replay-match and --replay-invalid go with --replay FILE");
         if (opts.spec) {
@@ -276,6 +286,17 @@ under /__mock (docs/mock.md). Runs until SIGINT or SIGTERM.`,
         console.log(`  docs ${mock.url}/docs, admin ${mock.url}/__mock, clock ${opts.clock}, seed ${opts.seed}`);
         console.log(routeLines(mock.contract, mock.url).join("\n"));
         if (log !== "off") console.log(`  log: ${log === "json" ? "JSON lines (pino)" : "one line per request"}`);
+        if (command) {
+          const { pickKeys, runWrapped, serverEnv } = await import("../bin/wrapped-command.ts");
+          const env = serverEnv({
+            url: mock.url,
+            ...pickKeys(mock.keys),
+            paymentKey: opts.paymentTestKey ?? DEMO_PAYMENT_KEY,
+          });
+          const code = await runWrapped(command, env, "mock");
+          await mock.close();
+          return code;
+        }
         await new Promise<void>((resolve) => {
           const stop = (signal: string) => {
             console.log(`${signal}: closing`);

@@ -2,6 +2,8 @@
 // recording are written and the exit code says whether violations were seen (--fail-on). Declarations first: the
 // contract and the proxy load once the arguments are good.
 import { Command, commaList, exits, httpUrl, InvalidArgumentError, Option, wholeNumber } from "../bin/command-kit.js";
+import { reporterOption } from "../bin/target-options.ts";
+import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedArgumentHelp, wrappedCommand } from "../bin/wrapped-command.ts";
 import { PROFILE_NAMES } from "../spec/profiles.ts";
 import { plural } from "../spec/report/plural.ts";
 
@@ -20,6 +22,8 @@ function proxyOptions(cmd: Command) {
     .description(
       "Forwards every request to the upstream and judges each exchange against spec/openapi.yaml (request and answer schemas, listed statuses, content types, required headers, batch arithmetic, echoes, deepcrawl task states). A violation never changes the traffic (unless --errors); it is logged, kept in a report grouped by operation and rule, served live at GET /__proxy/report (JSON; HTML with Accept: text/html) and written on SIGINT/SIGTERM (docs/proxy.md).",
     )
+    .argument(WRAPPED_ARGUMENT, wrappedArgumentHelp("proxy"))
+    .usage(WRAPPED_USAGE)
     .addOption(
       new Option("--upstream <url>", "where requests go: the live service, a staging deployment, the reference, a mock")
         .argParser(httpUrl)
@@ -45,11 +49,12 @@ function proxyOptions(cmd: Command) {
     .addOption(
       new Option(
         "--fail-on <when>",
-        "exit 1 on SIGINT/SIGTERM when: violation (any was seen), response (one of the answers, not of the client's requests), never (the proxy is also a development tool)",
+        "exit 1 when the proxy closes (on SIGINT/SIGTERM, or when the command after -- ends) if: violation (any was seen), response (one of the answers, not of the client's requests), never (the proxy is also a development tool)",
       )
         .choices(["violation", "response", "never"] as const)
         .default("never" as const),
     )
+    .addOption(reporterOption("operation and rule that saw violations, when the proxy closes"))
     .addOption(
       new Option(
         "--mock <operations>",
@@ -98,17 +103,19 @@ function proxyOptions(cmd: Command) {
     )
     .addHelpText(
       "after",
-      "\nExit codes: 0 stopped cleanly (and nothing --fail-on counts was seen), 1 violations --fail-on counts, 2 bad\narguments. Rules and report formats: docs/proxy.md.",
+      "\nExit codes: 0 stopped cleanly (and nothing --fail-on counts was seen), 1 violations --fail-on counts, 2 bad\narguments. Rules and report formats: docs/proxy.md.\n\nWith -- CMD …: runs CMD once the proxy listens (its address in PLUMBLINE_URL), then closes the proxy, writes\nthe report and the recording, and exits with CMD's status, or when CMD passed with the proxy's --fail-on\nverdict. SIGINT, SIGTERM and SIGHUP are passed to CMD; nothing it started is left running (docs/proxy.md).",
     );
 }
 
 export function proxyCommand() {
-  return proxyOptions(new Command("proxy")).action(exits((opts) => runProxy(opts)));
+  return proxyOptions(new Command("proxy")).action(
+    exits((operands, opts, cmd) => runProxy(opts, wrappedCommand(cmd, operands))),
+  );
 }
 
 type ProxyCommandOptions = ReturnType<ReturnType<typeof proxyOptions>["opts"]>;
 
-async function runProxy(values: ProxyCommandOptions): Promise<number> {
+async function runProxy(values: ProxyCommandOptions, command: string[] | undefined): Promise<number> {
   const failOn = values.failOn;
   // loaded once the arguments are good: bad ones answer without loading the contract
   const { startProxy } = await import("./start-proxy.ts");
@@ -157,14 +164,22 @@ async function runProxy(values: ProxyCommandOptions): Promise<number> {
   console.log(`  upstream ${proxy.upstream}${proxy.mockUrl ? `, mock ${proxy.mockUrl}` : ""}`);
   console.log(`  report ${proxy.url}/__proxy/report${values.record ? `, recording to ${values.record}` : ""}`);
 
-  const result = await new Promise<Awaited<ReturnType<typeof proxy.close>>>((resolve, reject) => {
-    const stop = (signal: string) => {
-      console.log(`${signal}: closing (requests in flight finish, then the report and recording are written)`);
-      proxy.close().then(resolve, reject);
-    };
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
-  });
+  let commandCode: number | undefined;
+  if (command) {
+    const { runWrapped, serverEnv } = await import("../bin/wrapped-command.ts");
+    commandCode = await runWrapped(command, serverEnv({ url: proxy.url }), "proxy");
+    console.log(`${command[0]} exited ${commandCode}: closing (the report and recording are written)`);
+  }
+  const result = command
+    ? await proxy.close()
+    : await new Promise<Awaited<ReturnType<typeof proxy.close>>>((resolve, reject) => {
+        const stop = (signal: string) => {
+          console.log(`${signal}: closing (requests in flight finish, then the report and recording are written)`);
+          proxy.close().then(resolve, reject);
+        };
+        process.once("SIGINT", () => stop("SIGINT"));
+        process.once("SIGTERM", () => stop("SIGTERM"));
+      });
   const t = result.report.totals;
   const responseViolations = result.report.rules
     .filter((r) => RULE_BY_ID.get(r.id)?.side === "response")
@@ -175,6 +190,12 @@ async function runProxy(values: ProxyCommandOptions): Promise<number> {
   for (const r of result.report.rules.filter((x) => x.count > 0)) console.log(`  ${r.id}: ${r.count}`);
   if (result.files) console.log(`report: ${result.files.html} (${result.files.json}, ${result.files.junit})`);
   if (result.recording) console.log(`recording: ${result.recording}`);
+  const { chosenReporter, githubAnnotation } = await import("../spec/report/github.ts");
+  if (chosenReporter(values.reporter, process.env) === "github") {
+    const { proxyAnnotations } = await import("./report/github-annotations.ts");
+    for (const a of proxyAnnotations(result.report, failOn)) console.log(githubAnnotation(a));
+  }
+  if (commandCode !== undefined && commandCode !== 0) return commandCode;
   if (failOn === "violation" && t.violations > 0) return 1;
   if (failOn === "response" && responseViolations > 0) return 1;
   return 0;

@@ -13,6 +13,7 @@ import {
   repeatable,
   wholeNumber,
 } from "../bin/command-kit.js";
+import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedArgumentHelp, wrappedCommand } from "../bin/wrapped-command.ts";
 import { checkS3Endpoint, parsePackageStoreUrl } from "./deepcrawl/s3-package-store-options.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -411,6 +412,8 @@ export function referenceCommand() {
       "Run the reference implementation: every operation of the contract on the platform the mock shares (auth, credits, batches, rate limits, discovery, /mcp, the Payment scheme), over SQLite or PostgreSQL, with real engines, the OAuth authorization server and the account pages (docs/reference.md). Runs until SIGINT or SIGTERM.",
     ),
   )
+    .argument(WRAPPED_ARGUMENT, wrappedArgumentHelp("reference"))
+    .usage(`${WRAPPED_USAGE}\n       plumbline reference [command]`)
     .addHelpText(
       "after",
       `
@@ -418,12 +421,18 @@ Process: the server runs in a child Node started with --single-threaded-gc (V8 r
 halves the collectors' CPU per crawl), the command staying as a thin parent: signals are passed on (Ctrl-Z and
 fg too), the exit code or signal is the server's, and the server closes when the parent ends, kill -9 included;
 a SIGTERM or SIGINT repeated while it closes is ignored. One process instead: PLUMBLINE_RELAUNCH=0, or Node
-started with --single-threaded-gc or an --inspect flag (on its command line or in NODE_OPTIONS).`,
+started with --single-threaded-gc or an --inspect flag (on its command line or in NODE_OPTIONS).
+
+With -- CMD …: runs CMD once the server listens, then closes it and exits with CMD's status. CMD finds
+PLUMBLINE_URL, PLUMBLINE_API_KEY, SEARCH1API_API_KEY and SEARCH1API_KEY (the first --key with credits),
+PLUMBLINE_BROKE_API_KEY (the first --key with 0 credits) and PLUMBLINE_PAYMENT_KEY (the test payment key) in
+its environment; signals are passed to it and nothing it started is left running (docs/reference.md).`,
     )
     .action(
-      exits(async (opts) => {
+      exits(async (operands, opts, cmd) => {
+        const command = wrappedCommand(cmd, operands);
         const { serveReference } = await import("./serve.ts");
-        return serveReference(opts);
+        return serveReference(opts, command);
       }),
     );
   reference.addCommand(keysCommand());

@@ -48,7 +48,8 @@ export async function serveAuthServer(o: AuthServerCommandOptions): Promise<numb
   return 0;
 }
 
-export async function serveReference(o: ReferenceServerOptions): Promise<number> {
+/** The server until a stop is requested, or, with `command` (after --), for as long as that command runs. */
+export async function serveReference(o: ReferenceServerOptions, command?: string[]): Promise<number> {
   if (o.modelUrl && !o.model) throw new Error("--model-url needs --model NAME");
   const payment = paymentMethodsFromFlags(o.paymentTestKey, o.paymentMethod, process.env);
   const { startReference } = await import("./start-reference.ts");
@@ -105,6 +106,16 @@ export async function serveReference(o: ReferenceServerOptions): Promise<number>
   if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);
   if (ref.paymentTestKey && !o.paymentTestKey)
     console.log(`  pay per request: no payment method configured; test method with key ${ref.paymentTestKey}`);
+  if (command) {
+    const { pickKeys, runWrapped, serverEnv } = await import("../bin/wrapped-command.ts");
+    const env = serverEnv({ url: ref.url, ...pickKeys(o.key ?? []), paymentKey: ref.paymentTestKey ?? undefined });
+    // the parent Node gone (bin/relaunch.js): the command is stopped as by a SIGTERM, which is passed on to it
+    parentEnded().then(() => process.kill(process.pid, "SIGTERM"));
+    const code = await runWrapped(command, env, "reference");
+    await ref.close().catch(() => {});
+    if (process.connected) process.disconnect();
+    return code;
+  }
   await closeOn(stop, () => ref.close());
   return 0;
 }

@@ -52,12 +52,20 @@ export function startCliProcess(args: string[], name: string, cleanup: () => voi
   });
 }
 
-/** A `plumbline` command run to its end, as a CI step runs it: its exit code and what it printed. */
+/**
+ * A `plumbline` command run to its end, as a CI step runs it: its exit code and what it printed. GITHUB_ACTIONS is
+ * left out of its environment unless `env` gives it (under GitHub Actions it turns annotations on).
+ */
 export function runCli(
   args: string[],
-  options: { cwd?: string } = {},
+  options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd });
+  const { GITHUB_ACTIONS: _, ...env } = process.env;
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    cwd: options.cwd,
+    env: { ...env, ...options.env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => {

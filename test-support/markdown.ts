@@ -136,15 +136,16 @@ export function links(page: Page): Array<{ line: number; target: string }> {
 /**
  * The `plumbline …` command lines quoted in a page: in its shell and YAML blocks (a line continued with `\`, or
  * indented under a YAML `run:`, joins the line before) and in its code spans. Each is the words after `plumbline`
- * up to the end of the command (a pipe, `&&`, `;`, `&`, a comment).
+ * up to the end of the command (a pipe, `&&`, `;`, `&`, a comment, the `--` before a wrapped command).
  */
 export function plumblineCommands(page: Page): Array<{ line: number; words: string[] }> {
   const out: Array<{ line: number; words: string[] }> = [];
   const scan = (line: number, text: string) => {
     const normal = text.replace(/node bin\/plumbline\.js/g, "plumbline");
-    // where a command starts: the text's start, after a shell operator or `$ `, `npx `, or a YAML `run: `
-    for (const m of normal.matchAll(/(?:^\s*|[;&|(]\s*|\$\s+|npx\s+|run:\s+)plumbline\s+([^\n]*)/g)) {
-      const rest = ` ${m[1]}`.split(/\s(?:\||&&|;|&|#|>)(?:\s|$)|`|\)$/)[0];
+    // where a command starts: the text's start, after a shell operator or `$ `, `npx `, a YAML `run: `, or the `--`
+    // of a wrapping command (`plumbline mock -- plumbline conform …`), which ends the command before it
+    for (const m of normal.matchAll(/(?:^\s*|[;&|(]\s*|\$\s+|npx\s+|run:\s+|\s--\s+)plumbline\s+([^\n]*)/g)) {
+      const rest = ` ${m[1]}`.split(/\s(?:\||&&|;|&|#|>|--)(?:\s|$)|`|\)$/)[0];
       const words = rest.split(/\s+/).filter(Boolean);
       if (words.length > 0) out.push({ line, words });
     }

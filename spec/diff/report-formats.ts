@@ -1,6 +1,7 @@
 // The outputs of `spec diff`, each rendered from the typed result: text for people, JSON for tools, JUnit (one test
 // case per change) for CI dashboards, Markdown for pull-request comments, GitHub workflow commands for annotations
 // on REVISION's lines.
+import { type AnnotationLevel, githubAnnotation } from "../report/github.ts";
 import { type JunitCase, junitXml } from "../report/junit.ts";
 import type { SpecChange } from "./changes.ts";
 import type { DiffResult, FailOn } from "./diff-specs.ts";
@@ -69,22 +70,22 @@ function markdown(r: DiffResult): string {
   return lines.join("\n");
 }
 
-// GitHub workflow commands: the data escapes %, CR and LF; property values also : and ,
-const ghData = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-const ghProp = (s: string) => ghData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
-const COMMAND: Record<Level, string> = {
+const COMMAND: Record<Level, AnnotationLevel> = {
   breaking: "error",
   "potentially-breaking": "warning",
   "non-breaking": "notice",
 };
 
 function github(r: DiffResult): string {
-  const lines = r.changes.map((c) => {
-    const props = [`file=${ghProp(r.revisionFile)}`];
-    if (c.revision) props.push(`line=${c.revision.line}`);
-    props.push(`title=${ghProp(`${c.rule} (${LABEL[c.level]})`)}`);
-    return `::${COMMAND[c.level]} ${props.join(",")}::${ghData(`${ops(c)}: ${c.message}`)}`;
-  });
+  const lines = r.changes.map((c) =>
+    githubAnnotation({
+      level: COMMAND[c.level],
+      file: r.revisionFile,
+      line: c.revision?.line,
+      title: `${c.rule} (${LABEL[c.level]})`,
+      message: `${ops(c)}: ${c.message}`,
+    }),
+  );
   return [...lines, summary(r)].join("\n");
 }
 
