@@ -29,7 +29,7 @@ const MAX_DECODED = 64 * 1024 * 1024;
 /** The proxy's exchange as the registry reads it (headers by name, the answer's body decoded). */
 export function judgedExchange(
   ex: Exchange,
-  operationId: string | null,
+  operationId: string | null | undefined,
   params: Record<string, string>,
 ): { exchange: JudgedExchange; decodeError?: string } {
   const exchange: JudgedExchange = {
@@ -41,7 +41,7 @@ export function judgedExchange(
       ...(ex.request.unread ? {} : { body: ex.request.body }),
     },
     operationId,
-    pathParams: params,
+    ...(operationId ? { pathParams: params } : {}),
     at: ex.startedAt + ex.timings.send + ex.timings.wait,
   };
   if (!ex.response) return { exchange };
@@ -70,6 +70,9 @@ export function createExchangeJudge(contract: Contract, matcher: OperationMatche
       const upstreamSilent = !ex.response && ex.error && !ex.error.startsWith("the client closed");
       if (!match) {
         if (upstreamSilent) add({ rule: "upstream-answers", message: ex.error as string });
+        // no operation: only a route of the contract's own (a deepcrawl's zip) is judged, by the registry
+        if (ex.response && ex.servedBy !== "proxy")
+          for (const v of registry.judge(judgedExchange(ex, undefined, {}).exchange)) add(v);
         return out;
       }
       const { exchange, decodeError } = judgedExchange(ex, operationId, match.params);
