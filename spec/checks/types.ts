@@ -29,6 +29,8 @@ export interface ExchangeRequest {
   json?: unknown;
   /** an opaque name of the credential the request carried (the same for the same key), for the balance sequences */
   credential?: string;
+  /** the judge does not know what was sent (only the answer): no rule that reads the request runs */
+  unknown?: boolean;
 }
 
 export interface ExchangeResponse {
