@@ -66,6 +66,10 @@ export interface Violation {
   message: string;
   expected?: string;
   actual?: string;
+  /** the JSON Pointer of the field at fault, when the rule names one (`/results`, `/headers/retry-after`) */
+  field?: string;
+  /** what failed, finer than the rule: the schema keyword (`type`, `required`), `status`, `contentType`, `json` */
+  code?: string;
 }
 
 /**
