@@ -28,9 +28,12 @@ export function judgedExchange(ex: Exchange): JudgedExchange {
   return out;
 }
 
-/** Every answer-side rule of the registry (or the ones named) on one of the suite's exchanges. */
+/**
+ * Every answer-side rule of the registry (or the ones named) on one of the suite's exchanges: those of an
+ * operation, and the contract's own routes (a deepcrawl's zip).
+ */
 export function judgeAnswer(contract: Contract, ex: Exchange, rules?: string[]): Violation[] {
-  if (ex.operationId === null || !ex.response) return [];
+  if (!ex.response) return [];
   return judgeExchange(contract, judgedExchange(ex), { rules, side: "response" });
 }
 

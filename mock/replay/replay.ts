@@ -52,9 +52,12 @@ export interface ReplaySkip extends ReplayEntryRef {
   detail: string;
 }
 
+/** One problem of a recorded answer: the registry's rule behind it (absent: a header HTTP cannot carry). */
+export type RecordedViolation = FieldError & { rule?: string };
+
 export interface ReplayViolation extends ReplayEntryRef {
-  /** what the recorded answer breaks: listed status, content type, body schema, headers */
-  errors: FieldError[];
+  /** what the recorded answer breaks: the contract registry's rules (status, content type, schema, headers, …) */
+  errors: RecordedViolation[];
   /** whether it is served anyway (`replayInvalid`) */
   served: boolean;
 }
@@ -441,7 +444,7 @@ function readEntry(
     (entry._plumbline?.redacted ?? []).map((n) => n.toLowerCase().replace(/^response header /, "")),
   );
   const headers: Array<[string, string]> = [];
-  const unsendable: FieldError[] = [];
+  const unsendable: RecordedViolation[] = [];
   for (const h of entry.response.headers ?? []) {
     const name = h.name.toLowerCase();
     if (name.startsWith(":") || NOT_REPLAYED_HEADERS.has(name) || redacted.has(name) || h.value.includes(REDACTED))
@@ -467,7 +470,12 @@ function readEntry(
     request: {
       method,
       path: `${path}${url.search}`,
-      headers: Object.fromEntries((entry.request.headers ?? []).map((h) => [h.name.toLowerCase(), h.value])),
+      // the recorded request id is not replayed (the mock echoes the id of the request it serves): not judged here
+      headers: Object.fromEntries(
+        (entry.request.headers ?? [])
+          .map((h) => [h.name.toLowerCase(), h.value])
+          .filter(([name]) => !NOT_REPLAYED_HEADERS.has(name)),
+      ),
       body: text ?? "",
     },
     response: { status, headers: headerValues(headers), body: bytes },
@@ -511,10 +519,11 @@ function headerValues(headers: Array<[string, string]>): Record<string, string |
  * rules; a deepcrawl zip readable). Each finding is an `errors[]`-style item: the field when the rule names one, the
  * schema keyword or the rule as its code.
  */
-export function recordedViolations(contract: Contract, exchange: JudgedExchange): FieldError[] {
+export function recordedViolations(contract: Contract, exchange: JudgedExchange): RecordedViolation[] {
   return judgeExchange(contract, exchange, { side: "response" }).map((v) => ({
     field: v.field ?? "",
     message: v.message,
     code: v.code ?? v.rule,
+    rule: v.rule,
   }));
 }

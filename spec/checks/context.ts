@@ -35,7 +35,7 @@ export function createContext(contract: Contract, exchange: Exchange): ExchangeC
   if (exchange.operationId) {
     op = contract.findOperation(exchange.operationId) ?? null;
     if (op && !exchange.pathParams) params = matcherOf(contract)(exchange.request.method, path)?.params ?? {};
-  } else if (exchange.operationId === undefined) {
+  } else {
     const m = matcherOf(contract)(exchange.request.method, path);
     op = m?.op ?? null;
     if (m && !exchange.pathParams) params = m.params;
