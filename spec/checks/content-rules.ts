@@ -1,7 +1,10 @@
 // What an answer's content owes the request it answers, judged from the exchange alone (no fixture page needed):
 // a screenshot of the format and size asked, whole; crawl text without scripts; extract results of the
 // response_format supplied; sitemap links of the requested host; a deepcrawl's zip readable with its manifest.
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import type { FieldError } from "../error-body.ts";
 import type { JsonSchema } from "../json-schema.ts";
+import { createAjv, toFieldErrors } from "../validators.ts";
 import { imageComplete, readImageHeader } from "./image-header.ts";
 import type { ExchangeContext, ExchangeRule, Violation } from "./types.ts";
 import { readPackage } from "./zip-package.ts";
@@ -136,6 +139,32 @@ function formatSchema(format: unknown): JsonSchema | null {
 }
 
 const MAX_FORMAT_CHARS = 64 * 1024;
+/** compiled formats kept, the oldest dropped: a client sending a new format each call costs a compile each */
+const MAX_FORMATS = 64;
+// a validator of its own (the contract's keeps the document's schemas), replaced after MAX_FORMATS compiles: ajv
+// keeps every schema it compiled in its code scope, so one instance would grow with every new format
+let formatAjv = createAjv();
+let compiles = 0;
+const formats = new Map<string, ValidateFunction | null>();
+
+function formatValidator(schema: JsonSchema): ((value: unknown) => FieldError[] | null) | null {
+  const key = JSON.stringify(schema);
+  let validate = formats.get(key);
+  if (validate === undefined) {
+    if (++compiles % MAX_FORMATS === 0) formatAjv = createAjv();
+    try {
+      validate = formatAjv.compile(schema);
+    } catch {
+      validate = null;
+    } finally {
+      formatAjv.removeSchema(schema);
+    }
+    formats.set(key, validate);
+    if (formats.size > MAX_FORMATS) formats.delete(formats.keys().next().value as string);
+  }
+  const v = validate;
+  return v ? (value) => (v(value) ? null : toFieldErrors(v.errors)) : null;
+}
 
 export const extractFormat: ExchangeRule = {
   kind: "exchange",
@@ -152,12 +181,8 @@ export const extractFormat: ExchangeRule = {
     const schema = formatSchema(sent.response_format);
     // a format too large to be worth compiling on every answer is not judged (the request's own bound is elsewhere)
     if (!schema || JSON.stringify(schema).length > MAX_FORMAT_CHARS) return [];
-    let validate: (v: unknown) => Array<{ field: string; message: string; code: string }> | null;
-    try {
-      validate = ctx.contract.validators.compile(schema);
-    } catch {
-      return []; // a format that is no schema was refused by validation, or is not judged
-    }
+    const validate = formatValidator(schema);
+    if (!validate) return []; // a format that is no schema was refused by validation, or is not judged
     const results = obj(ctx.json.value)?.results;
     return (validate(results) ?? []).map((e) => ({
       rule: this.id,
