@@ -1,7 +1,7 @@
 // The deepcrawl lifecycle (interface-spec "POST /deepcrawl", "States and transitions", "Errors"; D-deepcrawl-states,
 // D-deepcrawl-zip, D-status-not-found).
-
-import { plural } from "../../spec/report/plural.ts";
+import { createSequenceJudges, judgeExchange } from "../../spec/checks/index.ts";
+import { judgedExchange } from "../answer-judge.ts";
 import { describe, failure, json, ok, status } from "../check-helpers.ts";
 import { deepcrawlProbe } from "../probes/deepcrawl-run.ts";
 import type { CheckDefinition, CheckOutcome, Failure, RunContext } from "../types.ts";
@@ -63,31 +63,20 @@ const statesForward: CheckDefinition = {
     const run = await startedRun(ctx);
     if (!run) return NOT_STARTED;
     const failures: Failure[] = [];
-    const ORDER = forwardOrder(ctx);
-    let rank = 0;
-    let ended = false;
+    // the order and the ends are the registry's sequence rules (spec/checks/deepcrawl-rules.ts), fed the task's
+    // answers in order: the 202, then every poll
+    const sequences = createSequenceJudges(ctx.contract, {
+      rules: ["deepcrawl-terminal-stays", "deepcrawl-states-forward"],
+    });
+    const known = new Set(forwardOrder(ctx).concat("failed"));
     for (const s of run.states) {
-      if (ended) {
+      for (const v of judgeExchange(ctx.contract, judgedExchange(s.exchange), { rules: [], sequences }))
+        failures.push(failure(v.message, [s.exchange], v.expected, v.actual));
+      // a task the target issued is never unknown to it
+      if (!known.has(s.status))
         failures.push(
-          failure(`state ${s.status} after the task ended`, [s.exchange], "no change after completed/failed", s.status),
+          failure(`unexpected state ${s.status} for a known task`, [s.exchange], [...known].join(", "), s.status),
         );
-        continue;
-      }
-      if (s.status === "failed") {
-        ended = true;
-        continue;
-      }
-      const r = ORDER.indexOf(s.status);
-      if (r < 0)
-        failures.push(
-          failure(`unexpected state ${s.status} for a known task`, [s.exchange], ORDER.join(", "), s.status),
-        );
-      else if (r < rank)
-        failures.push(
-          failure(`state went back to ${s.status} from ${ORDER[rank]}`, [s.exchange], `≥ ${ORDER[rank]}`, s.status),
-        );
-      else rank = r;
-      if (s.status === "completed") ended = true;
     }
     return { failures, notes: [`states: ${run.states.map((s) => s.status).join(" → ")}`] };
   },
@@ -156,11 +145,7 @@ const pollingFree: CheckDefinition = {
       return { failures: [failure("GET /usage gave no balance", [run.afterStart.exchange])] };
     if (a === b) return ok([`${run.polls.length} polls`]);
     const shown = [run.afterStart.exchange, ...run.polls, ...(run.afterPolls ? [run.afterPolls.exchange] : [])];
-    return {
-      failures: [
-        failure(`${run.polls.length} status polls charged ${plural(a - b, "credit")}`, shown, "0", `${a - b}`),
-      ],
-    };
+    return { failures: [failure(`${run.polls.length} status polls charged ${a - b} credits`, shown, "0", `${a - b}`)] };
   },
 };
 

@@ -1,8 +1,9 @@
 // Extract semantics (interface-spec "Extract response": `results` is any JSON value whose shape follows the
 // `response_format` supplied; D-extract-response-format: a plain JSON Schema or the OpenAI-style wrapper). The
 // shape holds for any target; the values come from the fixture product page only on a target that fetches it.
+
 import { baseBody } from "../../spec/bounds.ts";
-import type { JsonSchema } from "../../spec/index.ts";
+import { judgeAnswer } from "../answer-judge.ts";
 import { describe, failure, json, ok, status } from "../check-helpers.ts";
 import { PRODUCT_PAGE } from "../fixtures/site-facts.ts";
 import { type ExtractCall, extractCallsProbe, extractPrice, PRODUCT_SCHEMA } from "../probes/extract-calls.ts";
@@ -11,19 +12,16 @@ import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts
 
 const SECTION = "Extract response; POST /extract";
 
-/** The `results` of an extract answer judged against `schema` with the spec module's validators. */
-function resultsProblems(ctx: RunContext, name: string, ex: Exchange, schema: JsonSchema): Failure[] {
+/**
+ * The `results` of an extract answer judged against the response_format it sent, by the contract registry's rule
+ * (extract-results-match-format: a plain JSON Schema or the OpenAI-style wrapper).
+ */
+function resultsProblems(ctx: RunContext, name: string, ex: Exchange): Failure[] {
   const body = json<{ success?: unknown; results?: unknown }>(ex);
   if (status(ex) !== 200 || !body || !("results" in body))
     return [failure(`extract (${name}) gave no results`, [ex], "200 with results", describe(ex))];
-  const errors = ctx.contract.validators.compile(schema)(body.results);
-  return (errors ?? []).map((e) =>
-    failure(
-      `extract (${name}): results${e.field} ${e.message.replace(/^\S+ /, "")}`,
-      [ex],
-      `results valid against response_format (${e.code})`,
-      JSON.stringify(body.results).slice(0, 300),
-    ),
+  return judgeAnswer(ctx.contract, ex, ["extract-results-match-format"]).map((v) =>
+    failure(`extract (${name}): ${v.message}`, [ex], v.expected, v.actual),
   );
 }
 
@@ -36,9 +34,7 @@ const matchesFormat: CheckDefinition = {
   operations: ["extract"],
   probes: [extractCallsProbe],
   async run(ctx) {
-    const failures = (await ctx.probe(extractCallsProbe)).flatMap((c) =>
-      resultsProblems(ctx, c.name, c.exchange, c.schema),
-    );
+    const failures = (await ctx.probe(extractCallsProbe)).flatMap((c) => resultsProblems(ctx, c.name, c.exchange));
     return { failures };
   },
 };
@@ -104,7 +100,7 @@ const openAiWrapper: CheckDefinition = {
     const response_format = { type: "json_schema", json_schema: { name: "product", schema: PRODUCT_SCHEMA } };
     const body = { url, prompt: "The product's name, its SKU and its price in US dollars.", response_format };
     const ex = await ctx.http.call(this.id, "POST", "/extract", { body });
-    const failures = resultsProblems(ctx, "OpenAI-style wrapper", ex, PRODUCT_SCHEMA);
+    const failures = resultsProblems(ctx, "OpenAI-style wrapper", ex);
     return failures.length ? { failures } : ok();
   },
 };
