@@ -115,6 +115,8 @@ describe("against a faulty upstream", () => {
   it("names each fault with its rule and operation, and nothing else", () => {
     const found = responseViolations(report).map((g) => `${g.op} ${g.rule}`);
     expect(found.sort()).toEqual([
+      // the completed answer turned processing keeps its `success: true`, which the TypeScript client reads as done
+      "deepcrawlStatus client-deepcrawl-success-unfinished",
       "deepcrawlStatus deepcrawl-terminal-stays",
       "search batch-summary",
       "search response-schema",
