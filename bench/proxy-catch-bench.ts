@@ -60,6 +60,8 @@ export interface ProxyCatchResult {
   journey: { calls: number };
   /** the same journey in front of the clean mock: response-side rules reported (must be none) */
   clean: Record<string, number>;
+  /** the clean journey's balance windows: judged, and skipped by reason (none: its calls are sequential) */
+  cleanBalance: { judged: number; skipped: Record<string, number> };
   faults: FaultOutcome[];
   totals: {
     faults: number;
@@ -128,7 +130,12 @@ async function journeyThroughProxy(contract: Contract, upstream: string) {
   const proxy = await startProxy({ upstream, port: 0, reportDir: null, contract });
   try {
     const calls = await runCatchJourney({ base: proxy.url, key: KEY, brokeKey: BROKE });
-    return { calls, noticed: responseRules(proxy.report()) };
+    const report = proxy.report();
+    return {
+      calls,
+      noticed: responseRules(report),
+      balance: { judged: report.totals.balanceWindows, skipped: report.totals.balanceSkipped },
+    };
   } finally {
     await proxy.close();
   }
@@ -230,6 +237,7 @@ export async function benchProxyCatch(options: ProxyCatchOptions = {}): Promise<
       machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "", node: process.version, loadAverage: loadavg() },
       journey: { calls: clean.calls.length },
       clean: clean.noticed,
+      cleanBalance: clean.balance,
       faults,
       totals: {
         faults: faults.length,
@@ -261,7 +269,7 @@ const rules = (r: Record<string, number>) =>
 export function renderProxyCatchBench(r: ProxyCatchResult): string {
   const lines = [
     `plumbline bench proxy-catch: ${r.journey.calls} calls per journey, ${r.faults.length} seeded faults`,
-    `clean mock: ${Object.keys(r.clean).length === 0 ? "no response-side violation" : `VIOLATIONS ${rules(r.clean)}`}`,
+    `clean mock: ${Object.keys(r.clean).length === 0 ? "no response-side violation" : `VIOLATIONS ${rules(r.clean)}`}; balance windows judged ${r.cleanBalance.judged}, skipped ${Object.values(r.cleanBalance.skipped).reduce((a, b) => a + b, 0)}`,
     "",
     "| fault | source | exercised | proxy noticed | conformance |",
     "|---|---|---|---|---|",

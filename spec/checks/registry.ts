@@ -17,6 +17,8 @@ import {
   retryAfter,
   statusListed,
 } from "./response-rules.ts";
+import { balanceCharged } from "./sequences/balance.ts";
+import { completedPackage, zipStays } from "./sequences/deepcrawl-zip.ts";
 import type {
   Exchange,
   ExchangeContext,
@@ -53,6 +55,9 @@ export const RULES: readonly Rule[] = [
   terminalStays,
   statesForward,
   requestIdEcho,
+  balanceCharged,
+  completedPackage,
+  zipStays,
 ];
 
 export const RULE_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));

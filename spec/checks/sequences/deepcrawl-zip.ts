@@ -1,9 +1,42 @@
-// A deepcrawl task's package across downloads (interface-spec "Deepcrawl task", "States and transitions";
-// D-deepcrawl-states, D-deepcrawl-zip): a completed task is an end, so its zip is the same package every time it is
-// fetched. A pure function compares two downloads' fingerprints; the tracker remembers, per zip link (its path: the
-// query of a signed link changes from poll to poll), the fingerprint of the first download, for at most MAX_ZIPS
-// links (least recently fetched dropped first: 10,000 links of about 100 bytes each).
-import type { ExchangeContext, SequenceJudge, SequenceRule, Violation } from "../types.ts";
+// A deepcrawl task's package (interface-spec "Deepcrawl task", "States and transitions"; D-deepcrawl-states,
+// D-deepcrawl-zip): a completed task names its package (r2Key, zipUrl), and, completed being an end, its zip is the
+// same package every time it is fetched (what the zip holds is deepcrawl-zip-valid's). A pure function compares two
+// downloads' fingerprints; the tracker remembers, per zip link (its path: the query of a signed link changes from
+// poll to poll), the fingerprint of the first download, for at most MAX_ZIPS links (least recently fetched dropped
+// first: 10,000 links of about 100 bytes each).
+import type { ExchangeContext, ExchangeRule, SequenceJudge, SequenceRule, Violation } from "../types.ts";
+
+export const completedPackage: ExchangeRule = {
+  kind: "exchange",
+  id: "deepcrawl-completed-package",
+  title: "A completed deepcrawl task names its package: r2Key (a locator) and zipUrl (an http(s) URL)",
+  side: "response",
+  severity: "critical",
+  basis: "Deepcrawl task; States and transitions; D-deepcrawl-states; D-deepcrawl-zip",
+  passive: true,
+  needs: ["response-body"],
+  check(ctx) {
+    if (ctx.op?.operationId !== "deepcrawlStatus" || ctx.status !== 200 || !ctx.json?.ok) return [];
+    const body = ctx.json.value as { status?: unknown; r2Key?: unknown; zipUrl?: unknown } | null;
+    if (body?.status !== "completed") return [];
+    const out: Violation[] = [];
+    if (typeof body.r2Key !== "string" || body.r2Key === "")
+      out.push({
+        rule: this.id,
+        message: "a completed task without r2Key",
+        expected: "r2Key: a locator",
+        actual: JSON.stringify(body.r2Key) ?? "(none)",
+      });
+    if (typeof body.zipUrl !== "string" || !/^https?:\/\//.test(body.zipUrl))
+      out.push({
+        rule: this.id,
+        message: "a completed task without a zipUrl",
+        expected: "zipUrl: an http(s) URL",
+        actual: JSON.stringify(body.zipUrl) ?? "(none)",
+      });
+    return out;
+  },
+};
 
 export const ZIP_STAYS_RULE_ID = "deepcrawl-zip-stays";
 export const MAX_ZIPS = 10_000;

@@ -6,7 +6,7 @@ import { loadContract } from "../../index.ts";
 import { createContext } from "../context.ts";
 import type { Exchange } from "../types.ts";
 import { type BalanceTracker, chargeOf, createBalanceTracker, judgeBalance } from "./balance.ts";
-import { createZipTracker } from "./deepcrawl-zip.ts";
+import { completedPackage, createZipTracker } from "./deepcrawl-zip.ts";
 
 let contract: Contract;
 beforeAll(async () => {
@@ -165,5 +165,23 @@ describe("a task's zip across downloads (deepcrawl-zip-stays)", () => {
     expect(see(zip("PK one"))).toEqual([]);
     expect(see(zip("PK one", "?sig=2"))).toEqual([]);
     expect(see(zip("PK two")).map((v) => v.rule)).toEqual(["deepcrawl-zip-stays"]);
+  });
+});
+
+describe("a completed task names its package (deepcrawl-completed-package)", () => {
+  const status = (body: unknown): Exchange => ({
+    request: { method: "GET", path: "/deepcrawl/status/dc_1", headers: {} },
+    response: { status: 200, headers: json, body: JSON.stringify(body) },
+  });
+  const check = (body: unknown) => completedPackage.check(createContext(contract, status(body)));
+  it("r2Key and an http(s) zipUrl on completed; nothing asked of an unfinished task", () => {
+    expect(
+      check({ taskId: "dc_1", status: "completed", r2Key: "k", zipUrl: "https://x/deepcrawl/files/a.zip" }),
+    ).toEqual([]);
+    expect(check({ taskId: "dc_1", status: "processing" })).toEqual([]);
+    expect(check({ taskId: "dc_1", status: "completed", zipUrl: null }).map((v) => v.message)).toEqual([
+      "a completed task without r2Key",
+      "a completed task without a zipUrl",
+    ]);
   });
 });
