@@ -118,7 +118,14 @@ function counting(fault: Fault, count: () => void): Fault {
     rewrite:
       fault.rewrite &&
       (async (req, res) => {
-        const out = fault.rewrite ? await fault.rewrite(req, res) : res;
+        let out = res;
+        try {
+          out = fault.rewrite ? await fault.rewrite(req, res) : res;
+        } catch {
+          // a fault written for valid requests (it parses the body) leaves the others alone: the fault proxy would
+          // answer 599 instead, a fault of the double's own, not the seeded one
+          return res;
+        }
         if (changed(res, out)) count();
         return out;
       }),

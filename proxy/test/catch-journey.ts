@@ -137,7 +137,10 @@ export async function runCatchJourney(options: CatchJourneyOptions): Promise<Jou
       await settle(1000);
     }
     if (typeof zipUrl === "string") await call("deepcrawl zip", "GET", zipUrl, undefined, { key: null });
-    await call("deepcrawl poll again", "GET", `/deepcrawl/status/${encodeURIComponent(taskId)}`);
+    // later, the client fetches the package again from the link a new poll hands out (a signed link expires)
+    const again = await call("deepcrawl poll again", "GET", `/deepcrawl/status/${encodeURIComponent(taskId)}`);
+    const fresh = json(again)?.zipUrl;
+    if (typeof fresh === "string") await call("deepcrawl zip again", "GET", fresh, undefined, { key: null });
   }
   await balance();
 
