@@ -49,7 +49,7 @@ const MAX_DECODED = 64 * 1024 * 1024;
 /** The proxy's exchange as the registry reads it (headers by name, the answer's body decoded). */
 export function judgedExchange(
   ex: Exchange,
-  operationId: string | null,
+  operationId: string | null | undefined,
   params: Record<string, string>,
 ): { exchange: JudgedExchange; decodeError?: string } {
   const exchange: JudgedExchange = {
@@ -63,7 +63,7 @@ export function judgedExchange(
     },
     concurrent: ex.concurrent,
     operationId,
-    pathParams: params,
+    ...(operationId ? { pathParams: params } : {}),
     at: ex.startedAt + ex.timings.send + ex.timings.wait,
   };
   if (!ex.response) return { exchange };
@@ -106,7 +106,10 @@ export function createExchangeJudge(contract: Contract, matcher: OperationMatche
       const upstreamSilent = !ex.response && ex.error && !ex.error.startsWith("the client closed");
       if (!match) {
         if (upstreamSilent) add({ rule: "upstream-answers", message: ex.error as string });
-        observe();
+        // no operation: only a route of the contract's own (a deepcrawl's zip) is judged, by the registry
+        if (ex.response && ex.servedBy !== "proxy")
+          for (const v of judgeExchange(contract, exchange, { passive: true, sequences })) add(v);
+        else observe();
         return out;
       }
       // the proxy's own answers (its --errors refusals, its 502s) come from the spec's serializer: the request is

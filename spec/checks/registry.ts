@@ -3,9 +3,25 @@
 // violations as values. How to add a rule: CONTRIBUTING.md, "The registry of contract checks".
 import type { Contract } from "../contract.ts";
 import { batchEntries, batchEntryCost, batchSummary, crawlBatch } from "./batch-rules.ts";
+import {
+  crawlScriptFree,
+  deepcrawlZip,
+  extractFormat,
+  screenshotImage,
+  screenshotSize,
+  sitemapHost,
+} from "./content-rules.ts";
 import { createContext } from "./context.ts";
 import { statesForward, successUnfinished, taskEcho, terminalStays } from "./deepcrawl-rules.ts";
 import { echoDefaults, maxResults, parametersEcho, trendingDescriptionNull } from "./echo-rules.ts";
+import {
+  errorLabel,
+  errorMembers,
+  invalidAccepted,
+  linkHeader,
+  messageNamesField,
+  validationStatus,
+} from "./error-rules.ts";
 import { paymentChallenge, paymentProblem } from "./payment-rules.ts";
 import { requestJson, requestParameters, requestSchema } from "./request-rules.ts";
 import {
@@ -38,6 +54,11 @@ export const RULES: readonly Rule[] = [
   contentTypeDeclared,
   responseSchema,
   responseHeaders,
+  errorMembers,
+  errorLabel,
+  invalidAccepted,
+  validationStatus,
+  messageNamesField,
   authChallenge,
   paymentProblem,
   paymentChallenge,
@@ -50,11 +71,18 @@ export const RULES: readonly Rule[] = [
   maxResults,
   echoDefaults,
   trendingDescriptionNull,
+  screenshotImage,
+  screenshotSize,
+  crawlScriptFree,
+  extractFormat,
+  sitemapHost,
   taskEcho,
   successUnfinished,
   terminalStays,
   statesForward,
+  deepcrawlZip,
   requestIdEcho,
+  linkHeader,
   balanceCharged,
   completedPackage,
   zipStays,
