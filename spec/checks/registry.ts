@@ -34,7 +34,7 @@ import {
   statusListed,
 } from "./response-rules.ts";
 import { balanceCharged } from "./sequences/balance.ts";
-import { completedPackage, zipStays } from "./sequences/deepcrawl-zip.ts";
+import { completedPackage, zipLayout, zipStays } from "./sequences/deepcrawl-zip.ts";
 import type {
   Exchange,
   ExchangeContext,
@@ -86,6 +86,7 @@ export const RULES: readonly Rule[] = [
   balanceCharged,
   completedPackage,
   zipStays,
+  zipLayout,
 ];
 
 export const RULE_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));

@@ -4,7 +4,11 @@
 // downloads' fingerprints; the tracker remembers, per zip link (its path: the query of a signed link changes from
 // poll to poll), the fingerprint of the first download, for at most MAX_ZIPS links (least recently fetched dropped
 // first: 10,000 links of about 100 bytes each).
+import { parse } from "yaml";
+import type { Contract } from "../../contract.ts";
+import type { JsonSchema } from "../../json-schema.ts";
 import type { ExchangeContext, ExchangeRule, SequenceJudge, SequenceRule, Violation } from "../types.ts";
+import { readPackage } from "../zip-package.ts";
 
 export const completedPackage: ExchangeRule = {
   kind: "exchange",
@@ -99,4 +103,128 @@ export const zipStays: SequenceRule = {
   passive: true,
   needs: ["response-body"],
   create: () => createZipTracker(),
+};
+
+export const ZIP_LAYOUT_RULE_ID = "deepcrawl-zip-layout";
+/** Tasks (their request) and zip links (their task) a layout tracker remembers at most, oldest dropped first. */
+export const MAX_TASKS = 10_000;
+
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/;
+
+function frontMatter(doc: string): Record<string, unknown> | string {
+  const m = FRONT_MATTER.exec(doc);
+  if (!m) return "it does not start with YAML front matter (---)";
+  try {
+    const data = parse(m[1]) as unknown;
+    if (data !== null && typeof data === "object" && !Array.isArray(data)) return data as Record<string, unknown>;
+    return "its front matter is not a mapping";
+  } catch (err) {
+    return `its front matter is not YAML: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+/** What a deepcrawl request without a type gets (the document's x-default). */
+function defaultType(contract: Contract): unknown {
+  const schema = contract.document.components?.schemas?.DeepcrawlRequest as JsonSchema | undefined;
+  return schema?.properties?.type?.["x-default"];
+}
+
+/**
+ * The package's layout (D-deepcrawl-zip), from the zip's bytes and, when known, the request that started the task:
+ * the manifest names that request (url, type), every listed document is Markdown under pages/ starting with YAML
+ * front matter (url, title, fetched_at) whose url is the manifest's, a fetched page has its document, and nothing
+ * else is in the zip. A zip that cannot be read is deepcrawl-zip-valid's, not this rule's.
+ */
+export function zipLayoutProblems(
+  contract: Contract,
+  zip: Uint8Array,
+  asked?: { url?: unknown; type?: unknown },
+): Violation[] {
+  const reading = readPackage(contract, Buffer.from(zip));
+  if (!reading.ok) return [];
+  const { manifest, documents, entries } = reading;
+  const out: Violation[] = [];
+  const add = (message: string, expected?: string, actual?: string) =>
+    out.push({ rule: ZIP_LAYOUT_RULE_ID, message, expected, actual });
+  if (asked) {
+    if (manifest.url !== asked.url) add("manifest url is not the requested url", String(asked.url), manifest.url);
+    const type = asked.type ?? defaultType(contract);
+    const got = (manifest as { type?: unknown }).type;
+    if (got !== type) add("manifest type is not the requested (or default) type", String(type), String(got));
+  }
+  const listed = new Set(manifest.pages.map((p) => p.path).filter((x): x is string => x !== null));
+  for (const name of entries)
+    if (name !== "manifest.json" && !name.endsWith("/") && !listed.has(name))
+      add(`${name} is in the zip but not in the manifest`, "only manifest.json and the listed documents", name);
+  for (const page of manifest.pages) {
+    if (page.path === null) {
+      if (page.status >= 200 && page.status < 300)
+        add(`${page.url} was fetched (${page.status}) but has no document`, "a path under pages/", "null");
+      continue;
+    }
+    if (!/^pages\/[^/]+\.md$/.test(page.path))
+      add(`${page.path} is not a Markdown document under pages/`, "pages/<name>.md", page.path);
+    const fm = frontMatter(documents.get(page.path) ?? "");
+    if (typeof fm === "string") {
+      add(`${page.path}: ${fm}`);
+      continue;
+    }
+    const missing = ["url", "title", "fetched_at"].filter((k) => !(k in fm));
+    if (missing.length)
+      add(
+        `${page.path}: front matter lacks ${missing.join(", ")}`,
+        "url, title, fetched_at",
+        Object.keys(fm).join(", "),
+      );
+    if ("url" in fm && fm.url !== page.url)
+      add(`${page.path}: front matter url differs from the manifest's`, page.url, String(fm.url));
+    if ("fetched_at" in fm && Number.isNaN(Date.parse(String(fm.fetched_at))))
+      add(`${page.path}: fetched_at is not a date`, "an RFC 3339 date-time", String(fm.fetched_at));
+  }
+  return out;
+}
+
+/** Follows a task from its start to its zip: the request asked, and which task a zip link belongs to. */
+export function createZipLayoutTracker(contract: Contract): SequenceJudge {
+  const asked = new Map<string, { url?: unknown; type?: unknown }>();
+  const taskOfZip = new Map<string, string>();
+  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > MAX_TASKS) map.delete(map.keys().next().value as string);
+  };
+  return {
+    observe(ctx) {
+      const id = ctx.op?.operationId;
+      const body = ctx.json?.ok ? (ctx.json.value as Record<string, unknown> | null) : null;
+      if (id === "deepcrawl" && ctx.status === 202 && typeof body?.taskId === "string") {
+        const sent = ctx.sent as { url?: unknown; type?: unknown } | undefined;
+        if (sent && typeof sent === "object") remember(asked, body.taskId, { url: sent.url, type: sent.type });
+        return [];
+      }
+      if (id === "deepcrawlStatus" && ctx.status === 200 && typeof body?.zipUrl === "string") {
+        try {
+          remember(taskOfZip, new URL(body.zipUrl).pathname, String(ctx.params.taskId));
+        } catch {
+          // not a URL: deepcrawl-completed-package and the schema say so
+        }
+        return [];
+      }
+      if (ctx.route !== "deepcrawl-zip" || ctx.status !== 200 || !ctx.bytes) return [];
+      const task = taskOfZip.get(ctx.exchange.request.path.split("?")[0]);
+      return zipLayoutProblems(contract, ctx.bytes, task ? asked.get(task) : undefined);
+    },
+  };
+}
+
+export const zipLayout: SequenceRule = {
+  kind: "sequence",
+  id: ZIP_LAYOUT_RULE_ID,
+  title: "A deepcrawl's zip is laid out as decided: the request in the manifest, pages/*.md with url/title/fetched_at",
+  side: "response",
+  severity: "minor",
+  basis: "D-deepcrawl-zip",
+  passive: true,
+  needs: ["response-body", "earlier-polls"],
+  create: createZipLayoutTracker,
 };

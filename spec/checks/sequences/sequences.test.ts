@@ -1,12 +1,13 @@
 // The sequence rules on hand-made traffic: the balance between two reads by the same credential (charged once,
 // twice, not at all, and each ambiguity skipped and counted instead of reported), and a task's zip across downloads.
+import { strToU8, zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Contract } from "../../contract.ts";
 import { loadContract } from "../../index.ts";
 import { createContext } from "../context.ts";
 import type { Exchange } from "../types.ts";
 import { type BalanceTracker, chargeOf, createBalanceTracker, judgeBalance } from "./balance.ts";
-import { completedPackage, createZipTracker } from "./deepcrawl-zip.ts";
+import { completedPackage, createZipLayoutTracker, createZipTracker } from "./deepcrawl-zip.ts";
 
 let contract: Contract;
 beforeAll(async () => {
@@ -182,6 +183,65 @@ describe("a completed task names its package (deepcrawl-completed-package)", () 
     expect(check({ taskId: "dc_1", status: "completed", zipUrl: null }).map((v) => v.message)).toEqual([
       "a completed task without r2Key",
       "a completed task without a zipUrl",
+    ]);
+  });
+});
+
+describe("a task's zip laid out for the request that started it (deepcrawl-zip-layout)", () => {
+  const doc = (frontMatter: boolean) =>
+    `${frontMatter ? "---\nurl: https://example.com/a\ntitle: A\nfetched_at: 2026-11-28T09:00:00Z\n---\n\n" : ""}# A\n`;
+  const zip = (frontMatter: boolean, url = "https://example.com/") => {
+    const page = strToU8(doc(frontMatter));
+    const manifest = {
+      taskId: "dc_1",
+      url,
+      type: "sitemap",
+      createdAt: "2026-11-28T09:00:00Z",
+      completedAt: "2026-11-28T09:00:01Z",
+      limitReached: null,
+      pages: [{ url: "https://example.com/a", path: "pages/a.md", title: "A", status: 200, bytes: page.length }],
+    };
+    return Buffer.from(zipSync({ "manifest.json": strToU8(JSON.stringify(manifest)), "pages/a.md": page }));
+  };
+  const flow = (body: Buffer): Exchange[] => [
+    {
+      request: {
+        method: "POST",
+        path: "/deepcrawl",
+        headers: json,
+        body: JSON.stringify({ url: "https://example.com/" }),
+      },
+      response: { status: 202, headers: json, body: JSON.stringify({ taskId: "dc_1", status: "queued" }) },
+    },
+    {
+      request: { method: "GET", path: "/deepcrawl/status/dc_1", headers: {} },
+      response: {
+        status: 200,
+        headers: json,
+        body: JSON.stringify({
+          taskId: "dc_1",
+          status: "completed",
+          r2Key: "k",
+          zipUrl: "http://x/deepcrawl/files/dc_1.zip?s=1",
+        }),
+      },
+    },
+    {
+      request: { method: "GET", path: "/deepcrawl/files/dc_1.zip?s=1", headers: {} },
+      response: { status: 200, headers: { "content-type": "application/zip" }, body },
+    },
+  ];
+  const judge = (body: Buffer) => {
+    const t = createZipLayoutTracker(contract);
+    return flow(body).flatMap((e) => t.observe(createContext(contract, e)));
+  };
+  it("passes the decided layout, reports documents without front matter and a manifest of another request", () => {
+    expect(judge(zip(true))).toEqual([]);
+    expect(judge(zip(false)).map((v) => v.message)).toEqual([
+      "pages/a.md: it does not start with YAML front matter (---)",
+    ]);
+    expect(judge(zip(true, "https://example.org/another")).map((v) => [v.message, v.expected])).toEqual([
+      ["manifest url is not the requested url", "https://example.com/"],
     ]);
   });
 });
