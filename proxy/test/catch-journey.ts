@@ -145,8 +145,10 @@ export async function runCatchJourney(options: CatchJourneyOptions): Promise<Jou
   await balance();
 
   // what goes wrong: an empty account, invalid requests, an unknown key
+  await call("balance, empty account", "GET", "/usage", undefined, { key: brokeKey });
   await call("search, empty account", "POST", "/search", { query: "no credits" }, { key: brokeKey });
   await call("news, empty account", "POST", "/news", { query: "no credits" }, { key: brokeKey });
+  await call("balance, empty account", "GET", "/usage", undefined, { key: brokeKey });
   await call("search, max_results past its edge", "POST", "/search", { query: "too many", max_results: 999 });
   await call("search, unknown property", "POST", "/search", { query: "x", colour: "blue" });
   await call("crawl, malformed JSON", "POST", "/crawl", undefined, { raw: '{"url": ' });
