@@ -157,7 +157,7 @@ function proxyCatchCommand() {
       "the proxy's passive catch rate: a client journey through it in front of seeded faults, beside the suite's",
     )
     .description(
-      "A client's journey (every operation, single and batch, balance reads around the paid calls, a deepcrawl polled to its zip, an empty account, invalid requests, an unknown key) goes through the proxy (judging every exchange) in front of the mock behind one seeded fault at a time: the conformance suite's fault doubles and the fuzzer's. Per fault it reports whether the journey exercised it (the fault changed an answer or charged behind the client's back), the response-side rules the proxy reported, and whether the conformance suite kills it (its own checks for its fault doubles, a whole run for the fuzzer's). First the journey in front of the clean mock, which must leave no response-side violation. Everything runs in this process. Writes reports/bench/proxy-catch.json.",
+      "A client's journey (every operation, single and batch, balance reads around the paid calls, a deepcrawl polled to its zip, an empty account, invalid requests, an unknown key) goes through the proxy (judging every exchange) in front of the mock behind one seeded fault at a time: the conformance suite's fault doubles and the fuzzer's. Per fault it reports whether the journey exercised it (the fault changed an answer or charged behind the client's back), the response-side rules the proxy reported, and whether the conformance suite kills it (its own checks for its fault doubles, a whole run for the fuzzer's). First the journey in front of the clean mock (and with --reference the reference), which must leave no response-side violation. Everything but the reference runs in this process. Writes reports/bench/proxy-catch.json.",
     )
     .option("--faults <names>", "only the faults whose name contains one of these (comma-separated)", (v: string) =>
       v
@@ -166,6 +166,7 @@ function proxyCatchCommand() {
         .filter(Boolean),
     )
     .option("--no-conformance", "do not run the conformance suite against each faulty target")
+    .option("--reference", "also run the journey in front of the reference (a child process, on loopback fixtures)")
     .option("--json", "print the result as JSON")
     .addHelpText(
       "after",
@@ -177,12 +178,15 @@ function proxyCatchCommand() {
         const result = await benchProxyCatch({
           conformance: opts.conformance,
           faults: opts.faults,
+          reference: opts.reference,
           onFault: opts.json
             ? undefined
             : (f) => console.error(`  ${f.name}: ${f.exercised > 0 ? "exercised" : "not exercised"}`),
         });
         console.log(opts.json ? JSON.stringify(result, null, 2) : renderProxyCatchBench(result));
-        return result.totals.missed.length === 0 && Object.keys(result.clean).length === 0 ? 0 : 1;
+        const clean =
+          Object.keys(result.clean).length === 0 && Object.keys(result.reference?.noticed ?? {}).length === 0;
+        return result.totals.missed.length === 0 && clean ? 0 : 1;
       }),
     );
 }

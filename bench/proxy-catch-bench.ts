@@ -17,7 +17,7 @@ import { faultVariants } from "../conformance/test/fault-variants.ts";
 import { type Fault as FuzzFault, startFaultProxy as startFuzzFaultProxy } from "../fuzz/test/fault-proxy.ts";
 import { DEMO_PAYMENT_KEY } from "../mock/demo-keys.ts";
 import { startMock } from "../mock/start-mock.ts";
-import { runCatchJourney } from "../proxy/test/catch-journey.ts";
+import { type CatchJourneyOptions, runCatchJourney } from "../proxy/test/catch-journey.ts";
 import { type Contract, loadContract } from "../spec/index.ts";
 
 export const FUZZ_FAULTS: FuzzFault[] = [
@@ -30,6 +30,9 @@ export const FUZZ_FAULTS: FuzzFault[] = [
 ];
 
 export interface ProxyCatchOptions {
+  /** also run the journey through the proxy in front of the reference (a child process, with the conformance
+   * suite's fixture site and the upstream stand-ins on loopback) */
+  reference?: boolean;
   /** also run the conformance suite against each faulty target (default true) */
   conformance?: boolean;
   /** only the faults whose name contains one of these strings */
@@ -62,6 +65,8 @@ export interface ProxyCatchResult {
   clean: Record<string, number>;
   /** the clean journey's balance windows: judged, and skipped by reason (none: its calls are sequential) */
   cleanBalance: { judged: number; skipped: Record<string, number> };
+  /** the same journey in front of the reference, when asked (--reference) */
+  reference: { noticed: Record<string, number>; balance: { judged: number; skipped: Record<string, number> } } | null;
   faults: FaultOutcome[];
   totals: {
     faults: number;
@@ -132,11 +137,15 @@ function counting(fault: Fault, count: () => void): Fault {
   };
 }
 
-async function journeyThroughProxy(contract: Contract, upstream: string) {
+async function journeyThroughProxy(
+  contract: Contract,
+  upstream: string,
+  site?: Pick<CatchJourneyOptions, "site" | "pages" | "settle">,
+) {
   const { startProxy } = await import("../proxy/start-proxy.ts");
   const proxy = await startProxy({ upstream, port: 0, reportDir: null, contract });
   try {
-    const calls = await runCatchJourney({ base: proxy.url, key: KEY, brokeKey: BROKE });
+    const calls = await runCatchJourney({ base: proxy.url, key: KEY, brokeKey: BROKE, ...site });
     const report = proxy.report();
     return {
       calls,
@@ -145,6 +154,35 @@ async function journeyThroughProxy(contract: Contract, upstream: string) {
     };
   } finally {
     await proxy.close();
+  }
+}
+
+/** The journey through the proxy in front of the reference, on the conformance suite's fixture site. */
+async function againstReference(contract: Contract) {
+  const { startFixtureServer } = await import("../conformance/fixtures/fixture-server.ts");
+  const { startReferenceProcess } = await import("../test-support/reference-process.ts");
+  const { startUpstreamStandIns } = await import("../test-support/upstream-stand-ins.ts");
+  const upstreams = await startUpstreamStandIns();
+  const site = await startFixtureServer();
+  try {
+    const reference = await startReferenceProcess({
+      keys: [`${KEY}:100000`, `${BROKE}:0`],
+      args: ["--rate-limit", "0", ...upstreams.args],
+    });
+    try {
+      const { noticed, balance } = await journeyThroughProxy(contract, reference.url, {
+        site: site.url,
+        pages: { article: "/article.html", product: "/product.html" },
+        // the reference's task runs on its own clock: the journey waits between polls
+        settle: () => new Promise<void>((r) => setTimeout(r, 250)),
+      });
+      return { noticed, balance };
+    } finally {
+      await reference.stop();
+    }
+  } finally {
+    await site.close();
+    await upstreams.close();
   }
 }
 
@@ -165,6 +203,7 @@ export async function benchProxyCatch(options: ProxyCatchOptions = {}): Promise<
   const faults: FaultOutcome[] = [];
   try {
     const clean = await journeyThroughProxy(contract, mock.url);
+    const reference = options.reference ? await againstReference(contract) : null;
     const conform = async (target: string, only?: string[]) => {
       const r = await runConformance({
         target,
@@ -245,6 +284,7 @@ export async function benchProxyCatch(options: ProxyCatchOptions = {}): Promise<
       journey: { calls: clean.calls.length },
       clean: clean.noticed,
       cleanBalance: clean.balance,
+      reference,
       faults,
       totals: {
         faults: faults.length,
@@ -277,6 +317,11 @@ export function renderProxyCatchBench(r: ProxyCatchResult): string {
   const lines = [
     `plumbline bench proxy-catch: ${r.journey.calls} calls per journey, ${r.faults.length} seeded faults`,
     `clean mock: ${Object.keys(r.clean).length === 0 ? "no response-side violation" : `VIOLATIONS ${rules(r.clean)}`}; balance windows judged ${r.cleanBalance.judged}, skipped ${Object.values(r.cleanBalance.skipped).reduce((a, b) => a + b, 0)}`,
+    ...(r.reference
+      ? [
+          `reference: ${Object.keys(r.reference.noticed).length === 0 ? "no response-side violation" : `VIOLATIONS ${rules(r.reference.noticed)}`}; balance windows judged ${r.reference.balance.judged}, skipped ${Object.values(r.reference.balance.skipped).reduce((a, b) => a + b, 0)}`,
+        ]
+      : []),
     "",
     "| fault | source | exercised | proxy noticed | conformance |",
     "|---|---|---|---|---|",

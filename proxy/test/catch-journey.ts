@@ -11,8 +11,10 @@ export interface CatchJourneyOptions {
   key: string;
   /** a key of an account with 0 credits */
   brokeKey: string;
-  /** the pages the journey asks the target to crawl, screenshot, map and extract (default https://example.com) */
+  /** the site the journey asks the target to crawl, screenshot, map and extract (default https://example.com) */
   site?: string;
+  /** its article and product pages (default /article and /product) */
+  pages?: { article: string; product: string };
   /** between two polls of the deepcrawl task: move the target's clock, or wait (default: wait 50 ms) */
   settle?: (ms: number) => Promise<void> | void;
   /** polls of the deepcrawl task before the journey gives up on it (default 60) */
@@ -43,6 +45,8 @@ const PLANS = {
 export async function runCatchJourney(options: CatchJourneyOptions): Promise<JourneyCall[]> {
   const { base, key, brokeKey } = options;
   const site = (options.site ?? "https://example.com").replace(/\/$/, "");
+  const article = `${site}${options.pages?.article ?? "/article"}`;
+  const product = `${site}${options.pages?.product ?? "/product"}`;
   const settle = options.settle ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 50))));
   const calls: JourneyCall[] = [];
 
@@ -99,8 +103,8 @@ export async function runCatchJourney(options: CatchJourneyOptions): Promise<Jou
   await call("news", "POST", "/news", { query: "plumbline", max_results: 3 });
   await call("news batch", "POST", "/news", [{ query: "first" }, { query: "second" }]);
   await balance();
-  await call("crawl", "POST", "/crawl", { url: `${site}/article` });
-  await call("crawl batch", "POST", "/crawl", [{ url: `${site}/` }, { url: `${site}/article` }]);
+  await call("crawl", "POST", "/crawl", { url: article });
+  await call("crawl batch", "POST", "/crawl", [{ url: `${site}/` }, { url: article }]);
   await balance();
   await call("screenshot", "POST", "/screenshot", { url: `${site}/`, viewport: { width: 800, height: 600 } });
   await call("screenshot jpeg", "POST", "/screenshot", { url: `${site}/`, format: "jpeg" });
@@ -108,17 +112,17 @@ export async function runCatchJourney(options: CatchJourneyOptions): Promise<Jou
   await call("sitemap all", "POST", "/sitemap", { url: `${site}/`, type: "all" });
   await balance();
   await call("extract", "POST", "/extract", {
-    url: `${site}/product`,
+    url: product,
     prompt: "The product's name, its SKU and its price in US dollars.",
     response_format: PRODUCT,
   });
   await call("extract array", "POST", "/extract", {
-    url: `${site}/product`,
+    url: product,
     prompt: "Every plan in the table.",
     response_format: PLANS,
   });
   await call("extract wrapper", "POST", "/extract", {
-    url: `${site}/product`,
+    url: product,
     prompt: "The product's name, its SKU and its price in US dollars.",
     response_format: { type: "json_schema", json_schema: { name: "product", schema: PRODUCT } },
   });
