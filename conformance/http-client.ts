@@ -120,6 +120,7 @@ export function createHttpClient(o: ClientOptions): HttpClient {
         redirect: c.redirect ?? "follow",
       });
       ex.durationMs = Math.round(answer.ms);
+      ex.at = Date.now();
       if (!answer.ok) {
         ex.error = `${answer.kind}: ${answer.message}`;
         return ex;

@@ -73,6 +73,8 @@ export interface Exchange {
   /** the JSON value sent, kept in memory for the traffic checks; never written to reports */
   sent?: unknown;
   durationMs: number;
+  /** epoch ms the answer arrived (a 402 challenge's expiry is judged against it) */
+  at?: number;
 }
 
 export interface Failure {

@@ -1,11 +1,11 @@
 // Batches (interface-spec "Batch response", "POST /crawl"; D-crawl-batch). The summary arithmetic is judged over
 // every batch answer of the run, not only this family's own calls.
+import { answerFailures, judgeAnswer } from "../answer-judge.ts";
 import { describe, failure, json, status } from "../check-helpers.ts";
 import { batchCallsProbe } from "../probes/batch-calls.ts";
 import type { CheckDefinition, Exchange, Failure } from "../types.ts";
 
-type Entry = { success?: unknown; cost?: unknown; data?: { searchParameters?: { query?: unknown } } };
-type BatchBody = { results?: Entry[]; summary?: Record<string, unknown> };
+type BatchBody = { results?: unknown[] };
 
 const entriesMatch: CheckDefinition = {
   id: "batch-entries-match-request",
@@ -24,27 +24,8 @@ const entriesMatch: CheckDefinition = {
         failures.push(failure(`${b.operationId} batch gave no entries`, [ex], "200 with results[]", describe(ex)));
         continue;
       }
-      if (entries.length !== b.body.length)
-        failures.push(
-          failure(
-            `${b.operationId} batch of ${b.body.length} answered ${entries.length} entries`,
-            [ex],
-            `${b.body.length}`,
-            `${entries.length}`,
-          ),
-        );
-      entries.forEach((e, i) => {
-        const query = e.data?.searchParameters?.query;
-        if (e.success === true && query !== b.body[i]?.query)
-          failures.push(
-            failure(
-              `${b.operationId} batch entry ${i} answers another item`,
-              [ex],
-              String(b.body[i]?.query),
-              String(query),
-            ),
-          );
-      });
+      for (const v of judgeAnswer(ctx.contract, ex, ["batch-entries"]))
+        failures.push(failure(`${b.operationId} batch: ${v.message}`, [ex], v.expected, v.actual));
     }
     return { failures };
   },
@@ -63,22 +44,10 @@ const summaryArithmetic: CheckDefinition = {
   operations: ["search", "news"],
   phase: "traffic",
   async run(ctx) {
-    const failures: Failure[] = [];
     const batches = ctx.http.exchanges.filter(isBatchAnswer);
-    for (const ex of batches) {
-      const body = json<BatchBody>(ex);
-      const entries = body?.results ?? [];
-      const expected = {
-        total: (ex.sent as unknown[]).length,
-        successful: entries.filter((e) => e.success === true).length,
-        failed: entries.filter((e) => e.success !== true).length,
-        totalCost: entries.reduce((s, e) => s + (typeof e.cost === "number" ? e.cost : Number.NaN), 0),
-      };
-      for (const [k, v] of Object.entries(expected)) {
-        if (body?.summary?.[k] !== v)
-          failures.push(failure(`summary.${k} does not add up`, [ex], `${v}`, JSON.stringify(body?.summary?.[k])));
-      }
-    }
+    // the one arithmetic (spec/checks/batch-rules.ts): an entry whose cost is not a number is named by
+    // batch-entry-cost, never summed as NaN nor counted as 0
+    const failures = answerFailures(ctx, ["batch-summary", "batch-entry-cost"], isBatchAnswer, () => "");
     return { failures, notes: [`${batches.length} batch answers judged`] };
   },
 };
@@ -98,16 +67,9 @@ const crawlBatch: CheckDefinition = {
     const body = json<unknown>(ex);
     if (status(ex) !== 200 || !Array.isArray(body))
       return { failures: [failure("crawl batch did not answer an array", [ex], "200 with an array", describe(ex))] };
-    const asked = new Set(b.body.map((x) => x.url));
-    const urls = body.map((r) => (r as { crawlParameters?: { url?: unknown } })?.crawlParameters?.url);
-    const failures: Failure[] = [];
-    urls.forEach((u, i) => {
-      if (!asked.has(u as string))
-        failures.push(
-          failure(`crawl batch result ${i} is for an URL not asked`, [ex], [...asked].join(" | "), String(u)),
-        );
-      if (urls.indexOf(u) !== i) failures.push(failure(`crawl batch answers ${String(u)} twice`, [ex]));
-    });
+    const failures = judgeAnswer(ctx.contract, ex, ["crawl-batch-urls"]).map((v) =>
+      failure(v.message, [ex], v.expected, v.actual),
+    );
     return { failures };
   },
 };

@@ -1,6 +1,8 @@
 // Billing as an outside client observes it: GET /usage before and after (interface-spec "What the service does",
 // "Limits" 3; D-charging for what the interface leaves open).
+
 import { baseBody } from "../../spec/bounds.ts";
+import { judgeAnswer } from "../answer-judge.ts";
 import { balance, describe, failure, json, measureCharge, ok, status, unreadableBalance } from "../check-helpers.ts";
 import { operationFor } from "../http-client.ts";
 import { BATCHES, batchCallsProbe } from "../probes/batch-calls.ts";
@@ -141,13 +143,11 @@ const batchCost: CheckDefinition = {
       const entries = body?.results ?? [];
       let expected = 0;
       entries.forEach((e, i) => {
-        const price = e.success ? ctx.contract.prices.entryCredits(b.operationId, b.body[i]) : 0;
-        expected += price;
-        if (e.cost !== price)
-          failures.push(
-            failure(`${b.operationId} batch entry ${i} reports cost ${e.cost}`, [ex], `${price}`, `${e.cost}`),
-          );
+        expected += e.success ? ctx.contract.prices.entryCredits(b.operationId, b.body[i]) : 0;
       });
+      // each entry's own cost: the registry's batch-entry-cost (a non-numeric cost is named, never counted as 0)
+      for (const v of judgeAnswer(ctx.contract, ex, ["batch-entry-cost"]))
+        failures.push(failure(`${b.operationId} batch ${v.message}`, [ex], v.expected, v.actual));
       if (charged !== expected)
         failures.push(
           failure(

@@ -4,8 +4,9 @@
 // echo and message checks also send a call of their own so they always have something to judge. They stand before
 // the cross-cutting traffic checks in the registry, which therefore judge those calls too.
 import { boundCases } from "../../spec/bounds.ts";
-import { type Contract, fieldPath, type JsonSchema } from "../../spec/index.ts";
-import { grouped, json, status } from "../check-helpers.ts";
+import { unfinishedStates } from "../../spec/checks/index.ts";
+import { answerFailures } from "../answer-judge.ts";
+import { json, status } from "../check-helpers.ts";
 import type { CheckDefinition, RunContext } from "../types.ts";
 
 const TS_CLIENT = "@search1api/client 0.2.1";
@@ -15,13 +16,6 @@ type Json = Record<string, unknown>;
 
 const answered = (ctx: RunContext, operationId: string) =>
   ctx.http.exchanges.filter((e) => e.operationId === operationId && e.response?.json !== undefined);
-
-/** The states of an unfinished task: those the status enum lists before `completed` (D-deepcrawl-states). */
-function unfinishedStates(contract: Contract): Set<string> {
-  const s = contract.document.components?.schemas?.DeepcrawlStatusResponse as JsonSchema | undefined;
-  const states = (s?.properties?.status?.enum ?? []).filter((v): v is string => typeof v === "string");
-  return new Set(states.slice(0, Math.max(0, states.indexOf("completed"))));
-}
 
 const deepcrawlSuccess: CheckDefinition = {
   id: "client-deepcrawl-success-unfinished",
@@ -38,39 +32,27 @@ const deepcrawlSuccess: CheckDefinition = {
   operations: ["deepcrawlStatus"],
   phase: "traffic",
   async run(ctx) {
-    const items = [];
-    let unfinished = 0;
     const states = unfinishedStates(ctx.contract);
-    for (const ex of answered(ctx, "deepcrawlStatus")) {
-      const b = json<Json>(ex) ?? {};
-      if (typeof b.status !== "string" || !states.has(b.status)) continue;
-      unfinished++;
-      if (typeof b.success === "boolean")
-        items.push({
-          message: `a ${b.status} task answered success: ${b.success}`,
-          ex,
-          expected: "no success member until completed or failed",
-          actual: `success: ${b.success}`,
-        });
-    }
+    const polls = answered(ctx, "deepcrawlStatus").filter((ex) => states.has(String(json<Json>(ex)?.status)));
+    const unfinished = polls.length;
+    const ids = new Set(polls.map((ex) => ex.id));
+    const failures = answerFailures(
+      ctx,
+      [this.id],
+      (ex) => ids.has(ex.id),
+      () => "",
+    );
     if (unfinished === 0)
       return {
         failures: [],
         skip: "no status answer of an unfinished task was seen (run it with a deepcrawl check, e.g. deepcrawl-completes)",
       };
-    return { failures: grouped(items), notes: [`${unfinished} status answers of unfinished tasks judged`] };
+    return { failures, notes: [`${unfinished} status answers of unfinished tasks judged`] };
   },
 };
 
 /** The searchParameters members the client types as always present (it never checks them at run time). */
 const TYPED_PRESENT = ["max_results", "crawl_results", "image", "include_sites", "exclude_sites"];
-const ECHO_SCHEMA = { search: "SearchParameters", news: "NewsParameters" } as const;
-
-function defaultsOf(contract: Contract, operationId: "search" | "news"): Map<string, unknown> {
-  const s = contract.document.components?.schemas?.[ECHO_SCHEMA[operationId]] as JsonSchema | undefined;
-  const props = s?.properties ?? {};
-  return new Map(TYPED_PRESENT.filter((f) => f in props).map((f) => [f, props[f].default]));
-}
 
 const echoDefaults: CheckDefinition = {
   id: "client-search-echo-defaults",
@@ -89,40 +71,18 @@ const echoDefaults: CheckDefinition = {
   async run(ctx) {
     for (const op of ctx.scope.filter(["search", "news"]))
       await ctx.http.call(this.id, "POST", ctx.contract.operation(op).path, { body: { query: "plumbline echo" } });
-    const items = [];
-    let judged = 0;
-    for (const op of ["search", "news"] as const) {
-      const defaults = defaultsOf(ctx.contract, op);
-      for (const ex of answered(ctx, op).filter((e) => status(e) === 200)) {
-        const b = json<Json>(ex) ?? {};
-        const entries = Array.isArray(ex.sent)
-          ? ((b.results as Array<{ success?: unknown; data?: Json }> | undefined) ?? [])
-              .filter((e) => e.success === true && e.data)
-              .map((e) => e.data as Json)
-          : [b];
-        for (const answer of entries) {
-          judged++;
-          const echo = (answer.searchParameters ?? {}) as Json;
-          for (const [field, value] of defaults)
-            if (!(field in echo))
-              items.push({
-                message: `${op} searchParameters lacks ${field}`,
-                ex,
-                expected: `${field}: ${JSON.stringify(value)} (the schema's default when not sent)`,
-                actual: "(absent)",
-              });
-        }
-      }
-    }
-    return { failures: grouped(items), notes: [`${judged} search and news answers judged`] };
+    const judged = answered(ctx, "search")
+      .concat(answered(ctx, "news"))
+      .filter((e) => status(e) === 200).length;
+    const failures = answerFailures(
+      ctx,
+      [this.id],
+      (e) => e.operationId === "search" || e.operationId === "news",
+      () => "",
+    );
+    return { failures, notes: [`${judged} search and news answers judged`] };
   },
 };
-
-/** The ways a message can name a violated field: its JSON Pointer, its path, or its last name. */
-function namings(field: string): string[] {
-  const last = field.split("/").pop() ?? "";
-  return [field, fieldPath(field), last].filter((n) => n !== "" && n !== "/");
-}
 
 const validationMessage: CheckDefinition = {
   id: "client-validation-message-names-field",
@@ -144,24 +104,14 @@ const validationMessage: CheckDefinition = {
       (b) => !b.valid && b.field !== "" && b.keyword === "maximum" && ctx.scope.has(b.operationId),
     );
     if (own) await ctx.http.call(this.id, "POST", ctx.contract.operation(own.operationId).path, { body: own.body });
-    const items = [];
-    let judged = 0;
-    for (const ex of ctx.http.exchanges.filter((e) => e.operationId !== null && status(e) === 422)) {
-      const b = json<{ message?: unknown; errors?: Array<{ field?: unknown }> }>(ex);
-      const fields = (b?.errors ?? []).map((e) => e.field).filter((f): f is string => typeof f === "string");
-      if (fields.length === 0) continue; // errors[] itself is judged by bounds-rejection-names-field
-      judged++;
-      const message = typeof b?.message === "string" ? b.message : "";
-      if (fields.some((f) => namings(f).some((n) => message.includes(n)))) continue;
-      items.push({
-        message: `${ex.operationId} 422: the message names no violated field`,
-        ex,
-        expected: `a message naming ${fieldPath(fields[0])}`,
-        actual: JSON.stringify(message),
-      });
-    }
+    const seen = ctx.http.exchanges.filter((e) => e.operationId !== null && status(e) === 422);
+    const judged = seen.filter((e) => {
+      const errors = json<{ errors?: Array<{ field?: unknown }> }>(e)?.errors ?? [];
+      return Array.isArray(errors) && errors.some((x) => typeof x?.field === "string");
+    }).length;
+    const failures = answerFailures(ctx, [this.id], (e) => status(e) === 422);
     if (judged === 0) return { failures: [], skip: "no 422 with errors[] was seen" };
-    return { failures: grouped(items), notes: [`${judged} 422 answers judged`] };
+    return { failures, notes: [`${judged} 422 answers judged`] };
   },
 };
 
@@ -180,22 +130,15 @@ const trendingNull: CheckDefinition = {
   operations: ["trending"],
   phase: "traffic",
   async run(ctx) {
-    const items = [];
-    let judged = 0;
-    for (const ex of answered(ctx, "trending").filter((e) => status(e) === 200)) {
-      const results = json<{ results?: Array<{ description?: unknown }> }>(ex)?.results ?? [];
-      judged++;
-      const nulls = results.filter((r) => r.description === null).length;
-      if (nulls)
-        items.push({
-          message: "trending results with description: null",
-          ex,
-          expected: "no description member",
-          actual: `${nulls} of ${results.length}`,
-        });
-    }
+    const judged = answered(ctx, "trending").filter((e) => status(e) === 200).length;
+    const failures = answerFailures(
+      ctx,
+      [this.id],
+      (e) => e.operationId === "trending",
+      () => "",
+    );
     if (judged === 0) return { failures: [], skip: "no trending answer was seen" };
-    return { failures: grouped(items), notes: [`${judged} trending answers judged`] };
+    return { failures, notes: [`${judged} trending answers judged`] };
   },
 };
 

@@ -4,11 +4,10 @@
 import type { Contract } from "../../spec/index.ts";
 import { requestPrice } from "../../spec/payment-amount.ts";
 import { paymentChallenges } from "../../spec/payment-challenges.ts";
+import { judgeAnswer } from "../answer-judge.ts";
 import { describe, failure, json, ok, status } from "../check-helpers.ts";
 import { type PaidCalls, paidCallsProbe } from "../probes/paid-calls.ts";
 import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts";
-
-const PROBLEM_BASE = "https://paymentauth.org/problems/";
 
 const paidOperations = (c: Contract) =>
   c.prices
@@ -21,18 +20,18 @@ async function calls(ctx: RunContext): Promise<PaidCalls | { skip: string; skipK
   return calls ?? { skip: "no paid operation other than deepcrawl is in scope", skipKind: "not-selected" };
 }
 
-/** The problems of a 402 refusal: problem+json in the contract's shape, a paymentauth type, a fresh challenge. */
-function refusalProblems(ex: Exchange, code: string): string[] {
+/**
+ * The problems of a 402 refusal: the code this refusal must carry, and the payment problem as the registry judges
+ * every 402 (spec/checks/payment-rules.ts: problem+json, paymentauth type, a fresh challenge, no receipt).
+ */
+function refusalProblems(contract: Contract, ex: Exchange, code: string): string[] {
   const body = json(ex) ?? {};
-  const challenges = paymentChallenges(ex.response?.headers["www-authenticate"]);
   return [
     status(ex) !== 402 && `status ${status(ex)}, not 402`,
-    !/^application\/problem\+json/.test(ex.response?.headers["content-type"] ?? "") && "not application/problem+json",
     body.code !== code && `code ${String(body.code)}, not ${code}`,
-    !String(body.type).startsWith(PROBLEM_BASE) && `type ${String(body.type)} is not a paymentauth.org problem`,
-    body.ok !== false && "ok is not false",
-    challenges.length === 0 && "no fresh Payment challenge to pay again with",
-    ex.response?.headers["payment-receipt"] !== undefined && "a Payment-Receipt on a refusal",
+    ...judgeAnswer(contract, ex, ["payment-problem", "response-content-type", "error-body-members"]).map(
+      (v) => v.message,
+    ),
   ].filter((x): x is string => typeof x === "string");
 }
 
@@ -131,7 +130,7 @@ const replay: CheckDefinition = {
   async run(ctx) {
     const c = await calls(ctx);
     if ("skip" in c) return { failures: [], skip: c.skip, skipKind: c.skipKind };
-    const problems = refusalProblems(c.replayed, "PLB_PAYMENT_REPLAYED");
+    const problems = refusalProblems(ctx.contract, c.replayed, "PLB_PAYMENT_REPLAYED");
     return {
       failures: problems.map((p) =>
         failure(`replayed credential: ${p}`, [c.paid, c.replayed], "402 PLB_PAYMENT_REPLAYED", describe(c.replayed)),
@@ -152,7 +151,7 @@ const amount: CheckDefinition = {
   async run(ctx) {
     const c = await calls(ctx);
     if ("skip" in c) return { failures: [], skip: c.skip, skipKind: c.skipKind };
-    const problems = refusalProblems(c.underpaid, "PLB_PAYMENT_AMOUNT");
+    const problems = refusalProblems(ctx.contract, c.underpaid, "PLB_PAYMENT_AMOUNT");
     return {
       failures: problems.map((p) =>
         failure(`under-priced credential: ${p}`, [c.underpaid], "402 PLB_PAYMENT_AMOUNT", describe(c.underpaid)),

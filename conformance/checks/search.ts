@@ -1,5 +1,6 @@
 // Search and news semantics an outside client can observe without fetching pages (interface-spec "Search
 // parameters", "Search response"; D-echo). Judged over every search/news answer of the run, batch entries included.
+import { answerFailures } from "../answer-judge.ts";
 import { describe, failure, json, status } from "../check-helpers.ts";
 import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts";
 
@@ -25,6 +26,8 @@ function answers(ctx: RunContext): Array<{ sent: Params; answer: SearchAnswer; e
   return out;
 }
 
+const searchOrNews = (ex: Exchange) => ex.operationId === "search" || ex.operationId === "news";
+
 const maxResults: CheckDefinition = {
   id: "search-max-results",
   title: "A search or news answer never holds more than max_results results (default 5)",
@@ -33,15 +36,7 @@ const maxResults: CheckDefinition = {
   basis: { kind: "contract" },
   operations: ["search", "news"],
   phase: "traffic",
-  async run(ctx) {
-    const failures: Failure[] = [];
-    for (const a of answers(ctx)) {
-      const max = typeof a.sent.max_results === "number" ? a.sent.max_results : 5;
-      const n = a.answer.results?.length ?? 0;
-      if (n > max) failures.push(failure(`${n} results for max_results ${max}`, [a.ex], `≤ ${max}`, `${n}`));
-    }
-    return { failures };
-  },
+  run: async (ctx) => ({ failures: answerFailures(ctx, ["max-results"], searchOrNews, () => "") }),
 };
 
 const echo: CheckDefinition = {
@@ -52,17 +47,7 @@ const echo: CheckDefinition = {
   basis: { kind: "decision", decision: "D-echo" },
   operations: ["search", "news"],
   phase: "traffic",
-  async run(ctx) {
-    const failures: Failure[] = [];
-    for (const a of answers(ctx)) {
-      for (const [k, v] of Object.entries(a.sent ?? {})) {
-        const got = a.answer.searchParameters?.[k];
-        if (JSON.stringify(got) !== JSON.stringify(v))
-          failures.push(failure(`searchParameters.${k} is not echoed`, [a.ex], JSON.stringify(v), JSON.stringify(got)));
-      }
-    }
-    return { failures };
-  },
+  run: async (ctx) => ({ failures: answerFailures(ctx, ["parameters-echo"], searchOrNews, () => "") }),
 };
 
 const crawledContent: CheckDefinition = {
