@@ -54,7 +54,7 @@ const summaryArithmetic: CheckDefinition = {
 
 const crawlBatch: CheckDefinition = {
   id: "crawl-batch-urls",
-  title: "A crawl batch answers an array of crawl responses, each for a requested URL, none twice",
+  title: "A crawl batch answers an array of crawl responses, each for a requested URL, none more often than asked",
   severity: "major",
   section: "POST /crawl",
   basis: { kind: "decision", decision: "D-crawl-batch" },

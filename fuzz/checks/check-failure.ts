@@ -11,6 +11,8 @@ export const CHECKS = {
   "batch-summary": "a batch summary counts its entries and costs (interface-spec Batch response; D-charging)",
   "parameter-echo": "every request field is echoed with the same value (D-echo)",
   "charge-exact": "a valid call costs its price, batch entries one by one (D-charging)",
+  "contract-rule":
+    "the answer meets the contract registry's other rules (spec/checks: the 402 problem, max_results, error bodies, screenshots, crawl text, extract formats, sitemap hosts, …); the failure names the rule",
   "negative-rejected": "invalid input is refused with 400 or 422 as labelled (D-validation-status)",
   "error-names-field": "a 422 lists the violated field and keyword in errors[] (D-error-codes)",
   "rejected-not-charged": "a refused call leaves the balance unchanged (D-charging)",
@@ -26,10 +28,12 @@ export type CheckId = keyof typeof CHECKS;
 export interface CheckFailure {
   check: CheckId;
   message: string;
+  /** the contract registry's rule (spec/checks) behind it, when the registry judged it */
+  rule?: string;
 }
 
-export function fail(check: CheckId, message: string): CheckFailure {
-  return { check, message };
+export function fail(check: CheckId, message: string, rule?: string): CheckFailure {
+  return rule === undefined ? { check, message } : { check, message, rule };
 }
 
 /** Thrown inside a fast-check predicate so the runner records and shrinks the case. */

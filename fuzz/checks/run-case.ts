@@ -5,7 +5,6 @@ import type { Contract } from "../../spec/index.ts";
 import type { FuzzCase } from "../fuzz-case.ts";
 import type { HttpClient } from "../http/http-client.ts";
 import { type CheckFailure, fail } from "./check-failure.ts";
-import { echoFailures, echoMember } from "./echo-check.ts";
 import { judgeInvalidAnswer } from "./invalid-answer.ts";
 import { refusedBySizeCap } from "./size-cap.ts";
 import { conformanceFailures, transportFailures } from "./transport-checks.ts";
@@ -53,18 +52,6 @@ export async function readBalance(client: HttpClient, key: string): Promise<Bala
   return { ok: true, balance: usage };
 }
 
-const echoes = new WeakMap<object, Map<string, string | null>>();
-
-function echoOf(contract: Contract, operationId: string): string | null {
-  let m = echoes.get(contract);
-  if (!m) {
-    m = new Map();
-    echoes.set(contract, m);
-  }
-  if (!m.has(operationId)) m.set(operationId, echoMember(contract.operation(operationId)));
-  return m.get(operationId) ?? null;
-}
-
 export async function runCase(env: CaseEnv, c: FuzzCase): Promise<CaseResult> {
   if (env.budget && !c.violation) {
     const price = env.contract.prices.requestCredits(c.operationId, c.request.body);
@@ -82,7 +69,7 @@ export async function runCase(env: CaseEnv, c: FuzzCase): Promise<CaseResult> {
     env.balance = null;
     return { failures: transportFailures(answer), status: null, throttled: false };
   }
-  const failures = conformanceFailures(env.contract, c.operationId, answer);
+  const failures = conformanceFailures(env.contract, c.operationId, answer, c.request);
   let cost = 0;
   let throttled = answer.status === 429;
   let expected: number | null = null;
@@ -95,8 +82,6 @@ export async function runCase(env: CaseEnv, c: FuzzCase): Promise<CaseResult> {
     cost = verdict.cost;
     throttled = verdict.throttled;
     expected = verdict.expectedStatus;
-    if (answer.status >= 200 && answer.status < 300)
-      failures.push(...echoFailures(echoOf(env.contract, c.operationId), c.request.body, answer.json));
   }
   failures.unshift(...transportFailures(answer, expected));
   const after = await readBalance(env.client, env.key);

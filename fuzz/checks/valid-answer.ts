@@ -1,6 +1,6 @@
 // What valid input must get (issue 6 "Properties"): the documented success status, or 402 when the balance cannot
-// cover the price; a batch whose entries are charged one by one, failed entries costing 0, and whose summary
-// counts them (interface-spec "Batch response"; D-charging, D-crawl-batch). An entry naming a fixture-site URL
+// cover the price; a batch whose entries succeed while the balance covers them (D-charging, D-crawl-batch). Each
+// entry's cost and the summary's arithmetic are the contract registry's (spec/checks), judged with every answer. An entry naming a fixture-site URL
 // that is not a page must get exactly what fetch-outcome.ts derives from the site's answer. Returns what the call
 // must have cost, which the caller compares with the balance the target reports.
 import type { Contract, OperationSpec } from "../../spec/index.ts";
@@ -108,9 +108,8 @@ function judgeSummary(
 ): [CheckFailure[], number] {
   const failures: CheckFailure[] = [];
   const results = Array.isArray(json.results) ? (json.results as Obj[]) : [];
-  if (results.length !== prices.length) {
-    failures.push(fail("batch-summary", `${prices.length} entries sent, ${results.length} answered`));
-  }
+  // the entry count, each entry's cost and the summary's arithmetic are the contract registry's rules
+  // (batch-entries, batch-entry-cost, batch-summary), judged with every answer in conformanceFailures
   let running = balance;
   let cost = 0;
   let refused = false;
@@ -120,14 +119,12 @@ function judgeSummary(
     if (r.success === true) {
       if (price > running)
         failures.push(fail("charge-exact", `entry ${i} succeeded with ${running} credits left, price ${price}`));
-      if (r.cost !== price) failures.push(fail("charge-exact", `entry ${i} cost ${r.cost}, price ${price}`));
       if (expected.kind === "failure")
         failures.push(fail("status-conformance", `entry ${i} succeeded: ${expected.why}`));
       running -= price;
       cost += price;
       return;
     }
-    if (r.cost !== 0) failures.push(fail("charge-exact", `failed entry ${i} cost ${r.cost}, not 0`));
     const status = (r.error as Obj | undefined)?.statusCode;
     if (status === 402 && (price > running || refused)) refused = true;
     else if (expected.kind === "failure" && status === expected.status) return;
@@ -138,13 +135,6 @@ function judgeSummary(
         fail("status-conformance", `entry ${i} failed with ${status} while ${running} credits cover ${price}`),
       );
   });
-  const s = (json.summary ?? {}) as Obj;
-  const successful = results.filter((r) => r.success === true).length;
-  const costs = results.reduce((sum, r) => sum + (typeof r.cost === "number" ? r.cost : 0), 0);
-  const expected = { total: results.length, successful, failed: results.length - successful, totalCost: costs };
-  for (const [k, v] of Object.entries(expected)) {
-    if (s[k] !== v) failures.push(fail("batch-summary", `summary.${k} is ${JSON.stringify(s[k])}, entries say ${v}`));
-  }
   return [failures, cost];
 }
 

@@ -29,6 +29,8 @@ export type HttpOutcome =
       json: unknown;
       jsonError: boolean;
       bytes: number;
+      /** the body as received (decoded), for the registry's rules on binary answers (screenshots, zips) */
+      body?: Buffer;
       ms: number;
     }
   | { ok: false; kind: "timeout" | "dropped" | "refused"; message: string; ms: number };
@@ -120,6 +122,7 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
       json,
       jsonError,
       bytes: answer.body.length,
+      body: answer.body,
       ms: answer.ms,
     };
   }

@@ -77,7 +77,7 @@ async function execute(s: CommandSpec, m: Model, r: Real): Promise<CheckFailure[
   const verdict = judgeValidAnswer(r.contract, c, answer, m.balance, r.fetches);
   const failures = [
     ...transportFailures(answer, verdict.expectedStatus),
-    ...conformanceFailures(r.contract, s.operationId, answer),
+    ...conformanceFailures(r.contract, s.operationId, answer, c.request),
     ...verdict.failures,
   ];
   m.balance -= verdict.cost;

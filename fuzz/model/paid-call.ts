@@ -27,7 +27,10 @@ export async function paidCall(s: Extract<CommandSpec, { kind: "paid-call" }>, r
   const anonymous = await r.client.send(c.request, null);
   if (!anonymous.ok) return transportFailures(anonymous);
   const price = requestPrice(r.contract.prices, s.operationId, s.body);
-  const out = [...transportFailures(anonymous, 402), ...conformanceFailures(r.contract, s.operationId, anonymous)];
+  const out = [
+    ...transportFailures(anonymous, 402),
+    ...conformanceFailures(r.contract, s.operationId, anonymous, c.request),
+  ];
   const challenge = paymentChallenges(String(anonymous.headers["www-authenticate"] ?? "")).find(
     (x) => x.method === "test",
   );
@@ -42,7 +45,7 @@ export async function paidCall(s: Extract<CommandSpec, { kind: "paid-call" }>, r
   const verdict = judgeValidAnswer(r.contract, c, paid, Number.MAX_SAFE_INTEGER, r.fetches);
   out.push(
     ...transportFailures(paid, verdict.expectedStatus),
-    ...conformanceFailures(r.contract, s.operationId, paid),
+    ...conformanceFailures(r.contract, s.operationId, paid, c.request),
     ...verdict.failures,
   );
   if (paid.status >= 200 && paid.status < 300 && !paid.headers["payment-receipt"])

@@ -11,6 +11,7 @@
 
 import type { FoundAnswer, RecordedAnswer, RecordedAnswers } from "../../reference/platform/recorded-answers.ts";
 import { baseUrlOf } from "../../reference/platform/request-state.ts";
+import { type Exchange as JudgedExchange, judgeExchange } from "../../spec/checks/index.ts";
 import type { Contract, FieldError, OperationSpec } from "../../spec/index.ts";
 import { canonicalJson, hasRedacted, matchesRecorded, REDACTED } from "./canonical-json.ts";
 import { DEFAULT_REPLAY_MAX_BYTES, type HarDocument, type HarEntry, ReplayFileError, readHar } from "./har-file.ts";
@@ -462,9 +463,16 @@ function readEntry(
     headers.push(["content-type", contentType]);
   }
 
-  const errors = zip
-    ? zipViolations(status, contentType, bytes)
-    : answerViolations(contract, op as OperationSpec, status, contentType, bytes, headers);
+  const errors = recordedViolations(contract, {
+    request: {
+      method,
+      path: `${path}${url.search}`,
+      headers: Object.fromEntries((entry.request.headers ?? []).map((h) => [h.name.toLowerCase(), h.value])),
+      body: text ?? "",
+    },
+    response: { status, headers: headerValues(headers), body: bytes },
+    operationId: zip ? undefined : (op?.operationId ?? null),
+  });
   errors.push(...unsendable);
   if (errors.length) {
     // a status HTTP has no answer for is never served, whatever the option says
@@ -487,48 +495,26 @@ function readEntry(
   };
 }
 
-/** A recorded answer judged as the conformance suite judges one: listed status, content type, schema, headers. */
-function answerViolations(
-  contract: Contract,
-  op: OperationSpec,
-  status: number,
-  contentType: string | undefined,
-  bytes: Buffer,
-  headers: Array<[string, string]>,
-): FieldError[] {
-  let body: unknown;
-  if (isJsonType(contentType)) {
-    try {
-      body = JSON.parse(bytes.toString("utf8"));
-    } catch (err) {
-      return [
-        {
-          field: "",
-          message: `body is not JSON though its content type is ${contentType} (${(err as Error).message})`,
-          code: "json",
-        },
-      ];
-    }
-  }
-  const errors = [...(contract.validators.checkResponse(op.operationId, status, contentType, body) ?? [])];
-  if (errors.some((e) => e.code === "status")) return errors;
+/** Headers as the registry reads them: by lower-case name, a repeated one keeping every value. */
+function headerValues(headers: Array<[string, string]>): Record<string, string | string[]> {
   const byName: Record<string, string | string[]> = {};
   for (const [name, value] of headers) {
     const had = byName[name];
     byName[name] = had === undefined ? value : [...[had].flat(), value];
   }
-  errors.push(...(contract.validators.checkResponseHeaders(op.operationId, status, byName) ?? []));
-  return errors;
+  return byName;
 }
 
-/** The zip route is plumbline's own (D-deepcrawl-zip), not an operation: a 200 must be a zip archive. */
-function zipViolations(status: number, contentType: string | undefined, bytes: Buffer): FieldError[] {
-  if (status !== 200) return [];
-  const errors: FieldError[] = [];
-  const ct = (contentType ?? "").split(";")[0].trim().toLowerCase();
-  if (ct !== "application/zip")
-    errors.push({ field: "", message: `content type "${ct}" is not application/zip`, code: "contentType" });
-  if (bytes.subarray(0, 2).toString("latin1") !== "PK")
-    errors.push({ field: "", message: "body is not a zip archive (no PK signature)", code: "zip" });
-  return errors;
+/**
+ * A recorded answer judged as every judge judges one: the contract registry's rules on the answer's side
+ * (spec/checks: listed status, content type, schema, headers, batch arithmetic, echoes, the error shape, content
+ * rules; a deepcrawl zip readable). Each finding is an `errors[]`-style item: the field when the rule names one, the
+ * schema keyword or the rule as its code.
+ */
+export function recordedViolations(contract: Contract, exchange: JudgedExchange): FieldError[] {
+  return judgeExchange(contract, exchange, { side: "response" }).map((v) => ({
+    field: v.field ?? "",
+    message: v.message,
+    code: v.code ?? v.rule,
+  }));
 }

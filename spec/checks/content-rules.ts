@@ -225,10 +225,11 @@ export const deepcrawlZip: ExchangeRule = {
         message: `content type "${ctx.contentType}" is not application/zip`,
         expected: "application/zip",
         actual: ctx.contentType,
+        code: "contentType",
       });
     if (!ctx.bytes) return out;
     const read = readPackage(ctx.contract, Buffer.from(ctx.bytes));
-    if (!read.ok) for (const p of read.problems) out.push({ rule: this.id, message: p });
+    if (!read.ok) for (const p of read.problems) out.push({ rule: this.id, message: p, code: "zip" });
     return out;
   },
 };

@@ -48,7 +48,9 @@ export function createContext(contract: Contract, exchange: Exchange): ExchangeC
 
   let sentKnown = false;
   let sent: unknown;
-  if ("json" in exchange.request) {
+  if (exchange.request.unknown) {
+    sentKnown = false;
+  } else if ("json" in exchange.request) {
     sentKnown = true;
     sent = exchange.request.json;
   } else if (exchange.request.body !== undefined) {

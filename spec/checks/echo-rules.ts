@@ -1,13 +1,15 @@
 // What answers echo of their request and how many results they hold (interface-spec "Search parameters", "Search
 // response", "Trending result and response", "Crawl result and crawl response", "Extract response"; D-echo,
 // D-trending-platforms), and what the service's TypeScript client relies on in those echoes.
+import { isDeepStrictEqual } from "node:util";
 import type { JsonSchema } from "../json-schema.ts";
 import type { ExchangeContext, ExchangeRule, Violation } from "./types.ts";
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
   v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : undefined;
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+// the same JSON value: members in any order (a JSON object is unordered), arrays in order
+const same = (a: unknown, b: unknown) => isDeepStrictEqual(a, b);
 
 /** Every (request item, answer) pair of a successful search or news call, batch entries unrolled. */
 export function searchAnswers(ctx: ExchangeContext): Array<{ sent: Obj; answer: Obj; entry: number | null }> {

@@ -76,7 +76,7 @@ const POISON = /"__proto__"\s*:|"constructor"\s*:\s*\{[^}]*"prototype"/;
 function refusalOf(ctx: ExchangeContext): RequestProblem | null {
   return ctx.memo("refusal", () => {
     const req = ctx.exchange.request;
-    if (!ctx.op) return null;
+    if (!ctx.op || req.unknown) return null;
     const body = req.body ?? (req.json === undefined ? undefined : JSON.stringify(req.json));
     if (body === undefined && ctx.op.requestSchema) return null;
     const text = typeof body === "string" ? body : body ? Buffer.from(body).toString("utf8") : "";

@@ -78,7 +78,7 @@ export function checkRequest(contract: Contract, op: OperationSpec, req: Request
 function problemOf(ctx: ExchangeContext): RequestProblem | null {
   return ctx.memo("request-problem", () => {
     const req = ctx.exchange.request;
-    if (!ctx.op) return null;
+    if (!ctx.op || req.unknown) return null;
     // a judge that never had the body whole (the proxy's `unread`) judges no body
     const body = req.body ?? (req.json === undefined ? undefined : JSON.stringify(req.json));
     if (body === undefined && ctx.op.requestSchema) return null;

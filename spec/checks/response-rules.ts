@@ -25,7 +25,13 @@ export function headerErrors(ctx: ExchangeContext): Array<{ rule: string; error:
 function headerViolations(ctx: ExchangeContext, rule: string): Violation[] {
   return headerErrors(ctx)
     .filter((h) => h.rule === rule)
-    .map((h) => ({ rule, message: h.error.message, actual: h.error.field.replace(/^\/headers\//, "") }));
+    .map((h) => ({
+      rule,
+      message: h.error.message,
+      actual: h.error.field.replace(/^\/headers\//, ""),
+      field: h.error.field,
+      code: h.error.code,
+    }));
 }
 
 /** The content types the operation declares for the answer's status ([] when it declares none). */
@@ -51,6 +57,7 @@ export const statusListed: ExchangeRule = {
         message: `status ${ctx.status} is not listed for ${ctx.op.operationId}`,
         expected: ctx.op.statuses.join(", "),
         actual: String(ctx.status),
+        code: "status",
       },
     ];
   },
@@ -74,6 +81,7 @@ export const contentTypeDeclared: ExchangeRule = {
         message: `content type "${ctx.contentType}" is not one of ${types.join(", ")}`,
         expected: types.join(", "),
         actual: ctx.contentType,
+        code: "contentType",
       },
     ];
   },
@@ -90,11 +98,12 @@ export const responseSchema: ExchangeRule = {
   needs: ["response-body"],
   check(ctx) {
     if (!ctx.op || ctx.status === null || !ctx.json) return [];
-    if (!ctx.json.ok) return [{ rule: this.id, message: ctx.json.reason, expected: ctx.contentType }];
+    if (!ctx.json.ok)
+      return [{ rule: this.id, message: ctx.json.reason, expected: ctx.contentType, field: "", code: "json" }];
     if (!declaredTypes(ctx).includes(ctx.contentType)) return [];
     const errors =
       ctx.contract.validators.checkResponse(ctx.op.operationId, ctx.status, ctx.contentType, ctx.json.value) ?? [];
-    return errors.map((e) => ({ rule: this.id, message: e.message, actual: e.code }));
+    return errors.map((e) => ({ rule: this.id, message: e.message, actual: e.code, field: e.field, code: e.code }));
   },
 };
 

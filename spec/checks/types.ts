@@ -29,6 +29,8 @@ export interface ExchangeRequest {
   json?: unknown;
   /** an opaque name of the credential the request carried (the same for the same key), for the balance sequences */
   credential?: string;
+  /** the judge does not know what was sent (only the answer): no rule that reads the request runs */
+  unknown?: boolean;
 }
 
 export interface ExchangeResponse {
@@ -64,6 +66,10 @@ export interface Violation {
   message: string;
   expected?: string;
   actual?: string;
+  /** the JSON Pointer of the field at fault, when the rule names one (`/results`, `/headers/retry-after`) */
+  field?: string;
+  /** what failed, finer than the rule: the schema keyword (`type`, `required`), `status`, `contentType`, `json` */
+  code?: string;
 }
 
 /**
