@@ -6,19 +6,14 @@
 // client's back, at least once), whether the proxy noticed (a response-side violation), and whether the conformance
 // suite kills it (its own check list for its fault doubles, a whole run for the fuzzer's). First the same journey
 // through the proxy in front of the clean mock: it must leave no response-side violation. Lives in bench/ because
-// it runs on test glue (the fault doubles and the journey).
+// it runs on test glue (the fault doubles and the journey), imported only when it runs (sharp among them).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname } from "node:path";
-import { runConformance } from "../conformance/index.ts";
 import type { Fault, ProxiedResponse } from "../conformance/test/fault-proxy.ts";
-import { startFaultProxy as startSuiteFaultProxy } from "../conformance/test/fault-proxy.ts";
-import { faultVariants } from "../conformance/test/fault-variants.ts";
-import { type Fault as FuzzFault, startFaultProxy as startFuzzFaultProxy } from "../fuzz/test/fault-proxy.ts";
-import { DEMO_PAYMENT_KEY } from "../mock/demo-keys.ts";
-import { startMock } from "../mock/start-mock.ts";
-import { type CatchJourneyOptions, runCatchJourney } from "../proxy/test/catch-journey.ts";
-import { type Contract, loadContract } from "../spec/index.ts";
+import type { Fault as FuzzFault } from "../fuzz/test/fault-proxy.ts";
+import type { CatchJourneyOptions } from "../proxy/test/catch-journey.ts";
+import type { Contract } from "../spec/index.ts";
 
 export const FUZZ_FAULTS: FuzzFault[] = [
   "accept-out-of-range",
@@ -145,6 +140,7 @@ async function journeyThroughProxy(
   site?: Pick<CatchJourneyOptions, "site" | "pages" | "settle">,
 ) {
   const { startProxy } = await import("../proxy/start-proxy.ts");
+  const { runCatchJourney } = await import("../proxy/test/catch-journey.ts");
   const proxy = await startProxy({ upstream, port: 0, reportDir: null, contract });
   try {
     const calls = await runCatchJourney({ base: proxy.url, key: KEY, brokeKey: BROKE, ...site });
@@ -191,6 +187,13 @@ async function againstReference(contract: Contract) {
 export async function benchProxyCatch(options: ProxyCatchOptions = {}): Promise<ProxyCatchResult> {
   const withConformance = options.conformance ?? true;
   const wanted = (name: string) => !options.faults?.length || options.faults.some((f) => name.includes(f));
+  const { loadContract } = await import("../spec/index.ts");
+  const { startMock } = await import("../mock/start-mock.ts");
+  const { DEMO_PAYMENT_KEY } = await import("../mock/demo-keys.ts");
+  const { runConformance } = await import("../conformance/index.ts");
+  const { startFaultProxy: startSuiteFaultProxy } = await import("../conformance/test/fault-proxy.ts");
+  const { faultVariants } = await import("../conformance/test/fault-variants.ts");
+  const { startFaultProxy: startFuzzFaultProxy } = await import("../fuzz/test/fault-proxy.ts");
   const contract = await loadContract();
   const mock = await startMock({
     port: 0,
