@@ -151,6 +151,46 @@ function proxyCommand() {
     );
 }
 
+function proxyCatchCommand() {
+  return new Command("proxy-catch")
+    .summary(
+      "the proxy's passive catch rate: a client journey through it in front of seeded faults, beside the suite's",
+    )
+    .description(
+      "A client's journey (every operation, single and batch, balance reads around the paid calls, a deepcrawl polled to its zip, an empty account, invalid requests, an unknown key) goes through the proxy (judging every exchange) in front of the mock behind one seeded fault at a time: the conformance suite's fault doubles and the fuzzer's. Per fault it reports whether the journey exercised it (the fault changed an answer or charged behind the client's back), the response-side rules the proxy reported, and whether the conformance suite kills it (its own checks for its fault doubles, a whole run for the fuzzer's). First the journey in front of the clean mock (and with --reference the reference), which must leave no response-side violation. Everything but the reference runs in this process. Writes reports/bench/proxy-catch.json.",
+    )
+    .option("--faults <names>", "only the faults whose name contains one of these (comma-separated)", (v: string) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .option("--no-conformance", "do not run the conformance suite against each faulty target")
+    .option("--reference", "also run the journey in front of the reference (a child process, on loopback fixtures)")
+    .option("--json", "print the result as JSON")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 the proxy noticed every exercised fault and nothing on the clean mock, 1 otherwise, 2 could not run.",
+    )
+    .action(
+      exits(async (opts) => {
+        const { benchProxyCatch, renderProxyCatchBench } = await import("./proxy-catch-bench.ts");
+        const result = await benchProxyCatch({
+          conformance: opts.conformance,
+          faults: opts.faults,
+          reference: opts.reference,
+          onFault: opts.json
+            ? undefined
+            : (f) => console.error(`  ${f.name}: ${f.exercised > 0 ? "exercised" : "not exercised"}`),
+        });
+        console.log(opts.json ? JSON.stringify(result, null, 2) : renderProxyCatchBench(result));
+        const clean =
+          Object.keys(result.clean).length === 0 && Object.keys(result.reference?.noticed ?? {}).length === 0;
+        return result.totals.missed.length === 0 && clean ? 0 : 1;
+      }),
+    );
+}
+
 function mockSoakCommand() {
   return new Command("mock-soak")
     .summary("the mock under a steady mixed workload for minutes: its RSS after warm-up and at the end, its stores")
@@ -230,7 +270,7 @@ function reliabilityCommand() {
 export function benchCommand() {
   const bench = new Command("bench")
     .description(
-      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index), of reliability (crash, extract-stall, mock-soak, and all three: reliability) and of the proxy (proxy). Figures and how they were measured: docs/performance.md.",
+      "Benchmarks: of a target over HTTP (mock-search, crawl-quality, crawl-load, screenshot), of the reference's parts in this process (deepcrawl, s3-package, page-index), of reliability (crash, extract-stall, mock-soak, and all three: reliability) and of the proxy (proxy, proxy-catch). Figures and how they were measured: docs/performance.md.",
     )
     .addHelpText(
       "after",
@@ -251,5 +291,6 @@ export function benchCommand() {
   bench.addCommand(reliabilityCommand());
   bench.commandsGroup("The proxy (bench/, the mock and the proxy as child processes):");
   bench.addCommand(proxyCommand());
+  bench.addCommand(proxyCatchCommand());
   return bench;
 }

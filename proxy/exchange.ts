@@ -44,6 +44,11 @@ export interface Exchange {
   /** absent when no answer came (upstream refused, reset or timed out): see `error` */
   response?: ExchangeResponse;
   error?: string;
+  /**
+   * whether another request with the same credential (Authorization header) was in flight at some moment while this
+   * one was: the balance rule skips a read that overlapped a call, since their order is then unknown
+   */
+  concurrent?: boolean;
   /** hybrid mode: why the mock answered instead of the upstream (`upstream answered 502`, `upstream did not answer: …`) */
   fallbackFrom?: string;
 }

@@ -6,6 +6,7 @@ import { type ErrorCode, type SerializedError, serializeError } from "../spec/in
 import type { Exchange, ExchangeSink, HeaderList } from "./exchange.ts";
 import { type ForwardSettings, send, type Target } from "./forwarder.ts";
 import { flat, headerValue, pairsOf } from "./hop-headers.ts";
+import { createInFlight } from "./in-flight.ts";
 import type { OperationMatcher } from "./operation-match.ts";
 
 export interface Fallback {
@@ -64,6 +65,7 @@ let generated = 0;
 
 export function createProxyHandler(o: HandlerOptions) {
   let seq = 0;
+  const inFlight = createInFlight();
 
   /** The proxy answers itself, as the service would: its error shape, x-request-id and Link (D-headers). */
   function answer(exchange: Exchange, res: ServerResponse, error: SerializedError, extra: HeaderList = []) {
@@ -85,6 +87,7 @@ export function createProxyHandler(o: HandlerOptions) {
   }
 
   function done(exchange: Exchange) {
+    inFlight.end(exchange);
     for (const sink of o.sinks) sink.add(exchange);
   }
 
@@ -104,6 +107,7 @@ export function createProxyHandler(o: HandlerOptions) {
       operationId: match?.op.operationId,
       request: { method: req.method ?? "GET", path, httpVersion: req.httpVersion, headers, body: Buffer.alloc(0) },
     };
+    inFlight.start(exchange);
     try {
       const read = await readBody(req, o.maxRequestBytes, o.timedOut);
       if (!read.ok) {

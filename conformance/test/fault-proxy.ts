@@ -18,6 +18,8 @@ export interface ProxiedResponse {
 }
 
 export interface Fault {
+  /** what reaches the target instead of the request sent (a target that ignores part of it) */
+  request?(req: ProxiedRequest): ProxiedRequest;
   /** forward the request once more, its answer discarded (a second charge) */
   duplicate?(req: ProxiedRequest): boolean;
   /** a hidden extra call to the target after this one (e.g. a charge) */
@@ -74,8 +76,9 @@ export async function startFaultProxy(targetUrl: string, fault: Fault): Promise<
         body: Buffer.concat(chunks),
       };
       try {
-        if (fault.duplicate?.(req)) await forward(target, req);
-        let res = await forward(target, req);
+        const reaching = fault.request?.(req) ?? req;
+        if (fault.duplicate?.(req)) await forward(target, reaching);
+        let res = await forward(target, reaching);
         const side = fault.sideCall?.(req, res);
         if (side) await forward(target, side);
         if (fault.rewrite) res = await fault.rewrite(req, res);

@@ -34,7 +34,18 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-export async function startFaultProxy(upstream: string, fault: Fault, contract: Contract): Promise<FaultProxy> {
+export interface FaultProxyOptions {
+  /** called each time the fault changes what the target did or answered (for counting what a journey exercises) */
+  onApplied?(): void;
+}
+
+export async function startFaultProxy(
+  upstream: string,
+  fault: Fault,
+  contract: Contract,
+  options: FaultProxyOptions = {},
+): Promise<FaultProxy> {
+  const applied = () => options.onApplied?.();
   const up = new URL(upstream);
   const agent = new http.Agent({ keepAlive: true });
   const forward = (req: http.IncomingMessage, body: Buffer): Promise<Answer> =>
@@ -67,6 +78,7 @@ export async function startFaultProxy(upstream: string, fault: Fault, contract: 
     const sent = json(body);
     const op = operation(req.url);
     if (fault === "drop-connection" && req.url === "/sitemap" && (sent as Obj | null)?.type === "all") {
+      applied();
       return { drop: true, status: 0, headers: {}, body: Buffer.alloc(0) };
     }
     if (fault === "accept-out-of-range" && op && sent !== null && typeof sent === "object") {
@@ -77,6 +89,7 @@ export async function startFaultProxy(upstream: string, fault: Fault, contract: 
           : e;
       };
       const fixed = Array.isArray(sent) ? sent.map(clamp) : clamp(sent);
+      if (JSON.stringify(fixed) !== JSON.stringify(sent)) applied();
       return forward(req, Buffer.from(JSON.stringify(fixed)));
     }
     const answer = await forward(req, body);
@@ -84,6 +97,7 @@ export async function startFaultProxy(upstream: string, fault: Fault, contract: 
       const status = json(answer.body) as Obj | undefined;
       if (status?.status !== "completed") return answer;
       const { r2Key: _r, zipUrl: _z, ...rest } = status;
+      applied();
       return { ...answer, body: Buffer.from(JSON.stringify({ ...rest, status: "processing" })) };
     }
     if (!op) return answer;
@@ -93,15 +107,18 @@ export async function startFaultProxy(upstream: string, fault: Fault, contract: 
       if (errors.every((e) => e.code === "additionalProperties")) {
         let fixed = structuredClone(sent) as Obj;
         for (const e of errors) fixed = without(fixed, e.field);
+        applied();
         return forward(req, Buffer.from(JSON.stringify(fixed)));
       }
     }
     if (fault === "charge-rejected" && (answer.status === 400 || answer.status === 422)) {
+      applied();
       await forward(req, Buffer.from(JSON.stringify(baseBody(op))));
     }
     if (fault === "miscount-batch-summary" && answer.status === 200 && out?.summary) {
       const summary = out.summary as Obj;
       summary.total = Number(summary.total) + 1;
+      applied();
       return { ...answer, body: Buffer.from(JSON.stringify(out)) };
     }
     return answer;

@@ -59,6 +59,9 @@ export interface ProxyReport {
     servedBy: Record<Exchange["servedBy"], number>;
     /** hybrid fallbacks to the mock */
     fallbacks: number;
+    /** balance-charged: windows (two balance reads of one credential) judged, and those skipped as ambiguous by reason */
+    balanceWindows: number;
+    balanceSkipped: Record<string, number>;
   };
   /** every rule, with how many violations of it were seen */
   rules: Array<Rule & { count: number }>;
@@ -127,6 +130,8 @@ export function createViolationReport(o: ReportOptions): ViolationReport {
     refused: 0,
     servedBy: { upstream: 0, mock: 0, proxy: 0 },
     fallbacks: 0,
+    balanceWindows: 0,
+    balanceSkipped: {},
   };
 
   function groupOf(operationId: string) {
@@ -198,7 +203,7 @@ export function createViolationReport(o: ReportOptions): ViolationReport {
         startedAt,
         updatedAt: new Date().toISOString(),
         settings: o.settings,
-        totals: structuredClone(totals),
+        totals: { ...structuredClone(totals), ...judge.sequences() },
         rules: RULES.map((r) => ({ ...r, count: ruleCounts.get(r.id) ?? 0 })),
         operations: [...operations.entries()]
           .sort(([a], [b]) => a.localeCompare(b))

@@ -33,6 +33,8 @@ import {
   retryAfter,
   statusListed,
 } from "./response-rules.ts";
+import { balanceCharged } from "./sequences/balance.ts";
+import { completedPackage, zipLayout, zipStays } from "./sequences/deepcrawl-zip.ts";
 import type {
   Exchange,
   ExchangeContext,
@@ -81,6 +83,10 @@ export const RULES: readonly Rule[] = [
   deepcrawlZip,
   requestIdEcho,
   linkHeader,
+  balanceCharged,
+  completedPackage,
+  zipStays,
+  zipLayout,
 ];
 
 export const RULE_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));
