@@ -1,5 +1,5 @@
 // Test glue: a deepcrawl client over HTTP (start, poll to the end, download), as a user of the API would write it.
-import { readDeepcrawlPackage } from "../reference/platform/deepcrawl-package.ts";
+import { readDeepcrawlPackage } from "../packages/platform/src/deepcrawl-package.ts";
 
 export interface Status {
   taskId: string;

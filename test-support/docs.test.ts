@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CommandUnknownOpts, commandPath } from "../bin/command-kit.js";
+import { type CommandUnknownOpts, commandPath } from "../packages/cli/src/command-kit.js";
 import { type CapturedProgram, capturedProgram } from "../tools/cli-docs.ts";
 import {
   anchors,

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
-import { SPEC_PATH } from "../spec/document.ts";
+import { SPEC_PATH } from "../packages/contract/src/document.ts";
 
 export const ADDED_OPERATION = { operationId: "images", method: "POST", path: "/images" } as const;
 export const ADDED_SEARCH_SERVICE = "naver";

@@ -2,7 +2,7 @@
 // build the @sparticuz/chromium dependency ships (spec/chromium.ts), as the reference and the conformance suite
 // launch it. Test glue only: no product code imports it.
 import { type Browser, chromium } from "playwright-core";
-import { resolveChromium } from "../spec/chromium.ts";
+import { resolveChromium } from "../packages/contract/src/chromium.ts";
 
 export const CHROMIUM_TEST_FLAGS = [
   "--headless",

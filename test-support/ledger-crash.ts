@@ -10,7 +10,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type OpenedDatabase, openDatabase } from "../reference/store/open-database.ts";
+import { type OpenedDatabase, openDatabase } from "../packages/reference/src/store/open-database.ts";
 import { type CliProcess, startCliProcess } from "./cli-process.ts";
 import { freshPostgresSchema } from "./postgres-schema.ts";
 

@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
 import * as api from "../index.ts";
-import * as msw from "../mock/msw/index.ts";
-import * as spec from "../spec/index.ts";
+import * as msw from "../packages/mock/src/msw/index.ts";
+import * as spec from "../packages/contract/src/index.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const app = mkdtempSync(join(tmpdir(), "plumbline-consumer-"));

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
 const PRISM = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta.url));
-const SPEC = fileURLToPath(new URL("../spec/openapi.yaml", import.meta.url));
+const SPEC = fileURLToPath(new URL("../packages/contract/src/openapi.yaml", import.meta.url));
 
 export interface RunningPrism {
   url: string;

@@ -7,8 +7,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningMock, startMock } from "../mock/start-mock.ts";
-import { startUpstreamDouble, type UpstreamDouble } from "../proxy/test/upstream-double.ts";
+import { type RunningMock, startMock } from "../packages/mock/src/start-mock.ts";
+import { startUpstreamDouble, type UpstreamDouble } from "../packages/tools/src/proxy/test/upstream-double.ts";
 import { type LinkedProject, linkedProject, runNpx } from "./linked-project.ts";
 import { processEnded } from "./process-state.ts";
 

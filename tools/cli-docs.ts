@@ -2,9 +2,9 @@
 // prints it. `npm run docs:cli` (this file with --write) rewrites it; --check exits 1 when the committed page is
 // stale, and tools/cli-docs.test.ts fails then, so the page cannot drift from the parser.
 import { pathToFileURL } from "node:url";
-import { createProgram } from "../bin/cli.js";
-import { type Command, type CommandUnknownOpts, commandPath, commandsOf, HELP_WIDTH } from "../bin/command-kit.js";
-import { derivedFile, derivedMode } from "../bin/derived-file.ts";
+import { createProgram } from "../packages/cli/src/cli.js";
+import { type Command, type CommandUnknownOpts, commandPath, commandsOf, HELP_WIDTH } from "../packages/cli/src/command-kit.js";
+import { derivedFile, derivedMode } from "../packages/tools/src/spec/derived-file.ts";
 
 export const CLI_DOCS_PATH = new URL("../docs/cli.md", import.meta.url);
 

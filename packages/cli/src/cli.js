@@ -1,0 +1,112 @@
+// `plumbline <command>`: the root of the command line (commander). Each command is declared once, in its folder's
+// cli.ts, and is loaded only when it runs: the parts pull in very different dependencies (SQLite and PostgreSQL
+// drivers, Chromium drivers, image codecs, autocannon), and even their definitions cost start-up time, so the root
+// knows each command by its name and one-line summary only (what `plumbline --help` lists). Plain JavaScript, like
+// command-kit.js: bin/plumbline.js loads tsx only when a command's definition (TypeScript) is needed.
+import { readFileSync } from "node:fs";
+import { actionExitCode, CONSOLE_OUTPUT, Command, configureTree, isCommanderError } from "./command-kit.js";
+
+/** @typedef {import("./command-kit.js").CommandUnknownOpts} CommandUnknownOpts */
+/** @typedef {import("./command-kit.js").Output} Output */
+
+/** @type {Record<string, { summary: string; load: () => Promise<CommandUnknownOpts> }>} */
+const COMMANDS = {
+  mock: {
+    summary: "run the stateful mock of the API (npm start)",
+    load: async () => (await import("@plumbline-kit/mock/cli")).mockCommand(),
+  },
+  conform: {
+    summary: "run the conformance suite against a target",
+    load: async () => (await import("@plumbline-kit/tools/conformance/cli")).conformCommand(),
+  },
+  fuzz: {
+    summary: "property-based fuzzing of a target from the spec",
+    load: async () => (await import("@plumbline-kit/tools/fuzz/cli")).fuzzCommand(),
+  },
+  load: {
+    summary: "load a target with a scenario and judge it by thresholds",
+    load: async () => (await import("@plumbline-kit/tools/load/cli")).loadCommand(),
+  },
+  gate: {
+    summary: "conformance, a time-boxed fuzz and a short load run in one CI step, one exit code",
+    load: async () => (await import("@plumbline-kit/tools/gate/cli")).gateCommand(),
+  },
+  proxy: {
+    summary: "a validating, recording proxy in front of a target (hybrid: some operations from the mock)",
+    load: async () => (await import("@plumbline-kit/tools/proxy/cli")).proxyCommand(),
+  },
+  reference: {
+    summary: "run the reference implementation; administer its keys, payments and search index",
+    load: async () => (await import("@plumbline-kit/reference/cli")).referenceCommand(),
+  },
+  bench: {
+    summary: "benchmarks of the mock, the reference and its parts (docs/performance.md)",
+    load: async () => (await import("@plumbline-kit/bench/cli")).benchCommand(),
+  },
+  spec: {
+    summary: "validate, summarise, lint and regenerate from spec/openapi.yaml",
+    load: async () => (await import("@plumbline-kit/tools/spec/cli")).specCommand(),
+  },
+};
+
+export const COMMAND_NAMES = Object.keys(COMMANDS);
+
+/** @returns {string} */
+function version() {
+  return JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+}
+
+/**
+ * The `plumbline` program. `load` names the commands whose definitions are loaded ("all": every one, for the docs
+ * and the tests walking the tree); the others are listed by name and summary only.
+ * @param {string[] | "all"} load
+ * @param {Output} [output]
+ * @returns {Promise<Command>}
+ */
+export async function createProgram(load, output = CONSOLE_OUTPUT) {
+  const program = new Command("plumbline")
+    .description(
+      "A stateful mock, a conformance suite, a fuzzer, load scripts and a reference implementation of the Web Search, Crawl and Extraction Service API.",
+    )
+    .version(version(), "-V, --version", "print plumbline's version")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 ok, 1 the verdict failed (a check, property, threshold or target), 2 bad usage or could not run.\nEvery command's options: plumbline <command> --help, or docs/cli.md.",
+    );
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    if (load === "all" || load.includes(name))
+      program.addCommand(/** @type {any} */ (await entry.load()).summary(entry.summary));
+    else program.command(name).summary(entry.summary);
+  }
+  configureTree(/** @type {CommandUnknownOpts} */ (/** @type {unknown} */ (program)), output);
+  return program;
+}
+
+/**
+ * The commands an argv runs (its first word, or the one `help` names), whose definitions must be loaded.
+ * @param {string[]} argv
+ * @returns {string[]}
+ */
+export function selectedCommands(argv) {
+  const [first, second] = argv;
+  const named = first === "help" ? second : first;
+  return named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : [];
+}
+
+/**
+ * Runs `plumbline ARGV`; resolves with the exit code (0 ok, 1 the verdict failed, 2 bad usage or could not run).
+ * @param {string[]} argv
+ * @param {Output} [output]
+ * @returns {Promise<number>}
+ */
+export async function main(argv, output = CONSOLE_OUTPUT) {
+  try {
+    const program = await createProgram(selectedCommands(argv), output);
+    await program.parseAsync(argv, { from: "user" });
+    return actionExitCode(/** @type {CommandUnknownOpts} */ (/** @type {unknown} */ (program))) ?? 0;
+  } catch (err) {
+    if (isCommanderError(err)) return err.exitCode === 0 ? 0 : 2;
+    console.error(`plumbline: ${err instanceof Error ? err.message : String(err)}`);
+    return 2;
+  }
+}

@@ -1,0 +1,152 @@
+// The document itself: valid OpenAPI 3.1, lint-clean, its examples valid, its derived files in sync.
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DECISIONS_PATH } from "@plumbline-kit/tools/spec/cli";
+import { decisionReferences, renderDecisionsPage } from "./decisions.ts";
+import { readRawDocument } from "./document.ts";
+import { type Contract, ERROR_CATALOGUE, loadContract } from "./index.ts";
+import { lintDocument } from "@plumbline-kit/tools/spec/lint";
+import { PROFILE_NAMES, profileNames } from "./profiles.ts";
+import { generateTypes, TYPES_PATH } from "@plumbline-kit/tools/spec/types-gen";
+
+let c: Contract;
+beforeAll(async () => {
+  c = await loadContract();
+});
+
+type Obj = Record<string, unknown>;
+
+describe("spec/openapi.yaml", () => {
+  it("is a valid OpenAPI 3.1.0 document with the contract's 11 operations", () => {
+    expect(c.document.openapi).toBe("3.1.0");
+    expect(c.version).toBe("1.0.0");
+    expect(c.contractOperations.map((o) => o.operationId).sort()).toEqual(
+      [
+        "crawl",
+        "deepcrawl",
+        "deepcrawlStatus",
+        "extract",
+        "health",
+        "news",
+        "screenshot",
+        "search",
+        "sitemap",
+        "trending",
+        "usage",
+      ].sort(),
+    );
+    expect(c.operations.filter((o) => o.discovery).map((o) => o.path)).toEqual([
+      "/openapi.json",
+      "/.well-known/oauth-protected-resource",
+      "/.well-known/oauth-protected-resource/mcp",
+      "/.well-known/api-catalog",
+      "/.well-known/mcp/server-card.json",
+      "/.well-known/agent-skills/index.json",
+      "/.well-known/agent-skills/web-search-crawl-extract/SKILL.md",
+    ]);
+  });
+
+  it("passes Redocly's recommended rules without an error or warning", async () => {
+    expect(await lintDocument()).toEqual([]);
+  }, 90_000);
+
+  it("has a request example for every request body and one for every JSON response", () => {
+    for (const op of c.operations) {
+      if (op.requestSchema) expect(Object.keys(op.requestExamples).length, op.operationId).toBeGreaterThan(0);
+    }
+    const raw = c.document.paths as Obj;
+    for (const [path, item] of Object.entries(raw)) {
+      for (const [method, op] of Object.entries(item as Obj)) {
+        for (const [status, res] of Object.entries((op as Obj).responses as Obj)) {
+          for (const [ct, media] of Object.entries(((res as Obj).content ?? {}) as Obj)) {
+            if (!ct.includes("json") || path === "/openapi.json") continue;
+            const m = media as Obj;
+            expect(m.examples ?? m.example, `${method} ${path} ${status} ${ct}`).toBeDefined();
+          }
+        }
+      }
+    }
+  });
+
+  it("has examples that validate against their schemas", () => {
+    const failures: string[] = [];
+    for (const op of c.operations) {
+      for (const [name, value] of Object.entries(op.requestExamples)) {
+        const r = c.validators.checkBody(op.operationId, value);
+        if (!r.ok) failures.push(`${op.operationId} request example ${name}: ${JSON.stringify(r)}`);
+      }
+      const pathItem = (c.document.paths as Obj)[op.path] as Obj;
+      const responses = (pathItem[op.method] as Obj).responses as Obj;
+      for (const [status, res] of Object.entries(responses)) {
+        for (const [ct, media] of Object.entries(((res as Obj).content ?? {}) as Obj)) {
+          for (const [name, ex] of Object.entries(((media as Obj).examples ?? {}) as Obj)) {
+            const errors = c.validators.checkResponse(op.operationId, Number(status), ct, (ex as Obj).value);
+            if (errors) failures.push(`${op.operationId} ${status} example ${name}: ${JSON.stringify(errors)}`);
+          }
+        }
+      }
+      for (const p of op.parameters) {
+        const example = (
+          ((c.document.paths as Obj)[op.path] as Obj)[op.method] as { parameters: Array<{ example?: unknown }> }
+        ).parameters.find((x) => x.example !== undefined)?.example;
+        if (
+          example !== undefined &&
+          !c.validators.checkParameters(op.operationId, { [p.in]: { [p.name]: example } }).ok
+        ) {
+          failures.push(`${op.operationId} parameter ${p.name} example`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("resolves every x-decision reference to a decision, and uses every decision", () => {
+    const raw = readRawDocument();
+    const ids = new Set(c.decisions.map((d) => d.id));
+    const refs = decisionReferences(raw);
+    expect(refs.filter((r) => !ids.has(r.id))).toEqual([]);
+    // decisions referenced only in prose are named as D-… in a description
+    const text = JSON.stringify({ ...raw, "x-decisions": undefined });
+    expect(c.decisions.filter((d) => !text.includes(d.id)).map((d) => d.id)).toEqual([]);
+    for (const d of c.decisions) {
+      for (const key of ["topic", "contract", "decision", "reason"] as const)
+        expect(d[key], `${d.id}.${key}`).toBeTruthy();
+    }
+  });
+
+  it("declares the discovery and rate-limit headers the decisions name", () => {
+    for (const op of c.operations) {
+      for (const [status, res] of op.responses) {
+        expect(Object.keys(res.headers), `${op.operationId} ${status}`).toEqual(
+          expect.arrayContaining(["x-request-id", "link"]),
+        );
+        if (status === 401) expect(res.headers["www-authenticate"]?.required).toBe(true);
+        if (status === 402)
+          expect(Object.keys(res.headers)).toEqual(expect.arrayContaining(["www-authenticate", "cache-control"]));
+        if (status === 429)
+          expect(Object.keys(res.headers)).toEqual(
+            expect.arrayContaining(["retry-after", "ratelimit", "ratelimit-policy"]),
+          );
+      }
+    }
+  });
+});
+
+describe("the bound profiles", () => {
+  it("are the ones the command line offers (spec --profile, mock --profile)", () => {
+    expect(profileNames(readRawDocument())).toEqual([...PROFILE_NAMES]);
+  });
+});
+
+describe("files derived from the document", () => {
+  it("spec/types.gen.ts is what openapi-typescript generates now", async () => {
+    expect(readFileSync(TYPES_PATH, "utf8")).toBe(await generateTypes());
+  }, 90_000);
+
+  it("spec/DECISIONS.md is what the decisions and the error catalogue render to", () => {
+    const page = readFileSync(DECISIONS_PATH, "utf8");
+    expect(page).toBe(renderDecisionsPage(readRawDocument()));
+    for (const code of Object.keys(ERROR_CATALOGUE)) expect(page).toContain(`\`${code}\``);
+    for (const d of c.decisions) expect(page).toContain(`## ${d.id}:`);
+  });
+});

@@ -1,0 +1,23 @@
+// The spec module: the single source of truth every part of plumbline imports (issue 2 §4).
+export { type Contract, type LoadOptions, loadContract, type RateLimitPolicy, readRateLimits } from "./contract.ts";
+export { type Decision, decisionReferences, readDecisions, renderDecisionsPage } from "./decisions.ts";
+export * from "@plumbline-kit/tools/spec/diff/index";
+export { type OpenApiDocument, readRawDocument, SPEC_PATH } from "./document.ts";
+export {
+  type ApiErrorBody,
+  clientErrorCode,
+  type FieldError,
+  fieldPath,
+  PAYMENT_PROBLEM_TYPE,
+  type SerializedError,
+  serializeError,
+  violationSummary,
+} from "./error-body.ts";
+export { type CatalogueEntry, ERROR_CATALOGUE, type ErrorCode, isErrorCode, STATUS_LABELS } from "./error-catalogue.ts";
+export type { JsonSchema } from "./json-schema.ts";
+export { type McpSettings, type McpTool, mcpSettings, toolInputSchema } from "./mcp-tools.ts";
+export type { AuthMode, OperationSpec, ParameterSpec, Pricing, ResponseSpec } from "./operations.ts";
+export { createPriceTable, type PriceTable } from "./price-table.ts";
+export { applyProfile, type ProfileName, profileNames } from "./profiles.ts";
+export type { components, operations, paths, Schemas } from "./types.gen.ts";
+export { type BodyCheck, type ContractValidators, normalizeContentType, type ParameterCheck } from "./validators.ts";

@@ -1,0 +1,188 @@
+// Parsing off the event loop (issue 12): HTML parsing, Readability and Markdown, link extraction and sitemap XML run
+// in a piscina pool of worker threads sized to the cores. Each task has a time cap counted from when a worker
+// starts it (and a longer one on its wait in the queue); past it piscina terminates that worker and starts another,
+// and the call fails as a value. Each worker has a heap cap, so one page cannot take the process to gigabytes: a
+// worker that runs out dies alone and that call fails. D-parse-limits.
+import { availableParallelism } from "node:os";
+import { Piscina } from "piscina";
+import type { Schemas } from "@plumbline-kit/contract";
+import type { EngineResult } from "@plumbline-kit/platform/engines";
+import type { ArxivEntry } from "../../search/upstream/arxiv.ts";
+import type { ExtractedPage } from "../html-extract.ts";
+import { DEFAULT_HTML_LIMITS, type HtmlLimits } from "../html-guard.ts";
+import type { SitemapDocument } from "../sitemap-parse.ts";
+import {
+  type PageBody,
+  type PageReading,
+  type ParseOutcome,
+  type ParseTask,
+  type ReadPage,
+  runParseTask,
+} from "./parse-tasks.ts";
+
+/** What the engines ask of a parser; the pool and the inline parser both give it. */
+export interface PageParser {
+  extract(
+    html: string,
+    url: string,
+    contentLanguage?: string,
+    signal?: AbortSignal,
+  ): Promise<EngineResult<ExtractedPage>>;
+  links(html: string, url: string, signal?: AbortSignal): Promise<EngineResult<string[]>>;
+  /** a fetched body decoded, checked for readability and, for HTML, extracted */
+  page(body: PageBody, signal?: AbortSignal): Promise<EngineResult<ReadPage>>;
+  /** the links of a fetched HTML body, decoded in the pool too */
+  pageLinks(body: PageBody, signal?: AbortSignal): Promise<EngineResult<string[]>>;
+  sitemap(body: string, signal?: AbortSignal): Promise<EngineResult<SitemapDocument>>;
+  /** /extract's reading of a fetched body: its facts, and its Markdown when `markdown` (issue 38) */
+  facts(body: PageBody, markdown: boolean, signal?: AbortSignal): Promise<EngineResult<PageReading>>;
+  /** the repositories listed on a GitHub trending page (an upstream's page: guarded as a target's) */
+  githubTrending(
+    body: Uint8Array,
+    baseUrl: string,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<EngineResult<Schemas["TrendingResult"][]>>;
+  /** an arXiv API answer's Atom feed (an upstream's XML), its first `maxEntries` entries; null when it is not one */
+  arxivFeed(
+    body: string,
+    maxEntries: number,
+    signal?: AbortSignal,
+  ): Promise<EngineResult<{ entry?: ArxivEntry[] } | null>>;
+  close(): Promise<void>;
+}
+
+export interface ParsePoolOptions {
+  /** worker threads (default: the cores available) */
+  threads?: number;
+  /** one task's parsing time at most (default 10 s) */
+  taskTimeoutMs?: number;
+  /** one task's wait in the queue at most (default 30 s) */
+  queueTimeoutMs?: number;
+  /** tasks waiting at most; past it a call fails at once (default 8 per thread: each holds a page of up to 5 MiB) */
+  maxQueue?: number;
+  /** each worker's V8 old-generation heap, MiB (default 256, at least 48) */
+  heapMb?: number;
+  limits?: Partial<HtmlLimits>;
+  /** the workers' nice value, 0..19 (default 19): the event loop runs first (the CLI lowers its other threads too) */
+  nice?: number;
+}
+
+export const DEFAULT_PARSE_POOL = { taskTimeoutMs: 10_000, queueTimeoutMs: 30_000, heapMb: 256, nice: 19 };
+
+const failed = (message: string) => ({ ok: false, code: "PLB_UPSTREAM_FAILED", message }) as const;
+
+/** A guard refusal, in the words a caller of /crawl reads. */
+function refusal(url: string, reason: string) {
+  return failed(`The page ${url} has ${reason}; this service parses pages within the limits of D-parse-limits`);
+}
+
+function fromOutcome<T>(what: string, o: ParseOutcome<unknown>): EngineResult<T> {
+  return o.ok ? { ok: true, value: o.value as T } : refusal(what, o.refused);
+}
+
+const trendingPage = (baseUrl: string) => new URL("trending", baseUrl).href;
+
+/** The same tasks in the calling thread, guards included (tests and tools; the reference runs the pool). */
+export function createInlineParser(limits: Partial<HtmlLimits> = {}): PageParser {
+  const l = { ...DEFAULT_HTML_LIMITS, ...limits };
+  return {
+    extract: async (html, url, contentLanguage) =>
+      fromOutcome(url, runParseTask({ kind: "extract", html, url, contentLanguage, limits: l })),
+    links: async (html, url) => fromOutcome(url, runParseTask({ kind: "links", html, url, limits: l })),
+    page: async (body) => fromOutcome(body.url, runParseTask({ kind: "page", ...body, limits: l })),
+    pageLinks: async (body) => fromOutcome(body.url, runParseTask({ kind: "page-links", ...body, limits: l })),
+    sitemap: async (body) => fromOutcome("sitemap", runParseTask({ kind: "sitemap", body })),
+    facts: async (body, markdown) =>
+      fromOutcome(body.url, runParseTask({ kind: "facts", ...body, markdown, limits: l })),
+    githubTrending: async (body, baseUrl, limit) =>
+      fromOutcome(trendingPage(baseUrl), runParseTask({ kind: "github-trending", body, baseUrl, limit, limits: l })),
+    arxivFeed: async (body, maxEntries) =>
+      fromOutcome("arXiv feed", runParseTask({ kind: "arxiv-feed", body, maxEntries })),
+    close: async () => {},
+  };
+}
+
+export function createParsePool(o: ParsePoolOptions = {}): PageParser {
+  const threads = o.threads ?? Math.max(1, availableParallelism());
+  const taskTimeoutMs = o.taskTimeoutMs ?? DEFAULT_PARSE_POOL.taskTimeoutMs;
+  const queueTimeoutMs = o.queueTimeoutMs ?? DEFAULT_PARSE_POOL.queueTimeoutMs;
+  const limits = { ...DEFAULT_HTML_LIMITS, ...o.limits };
+  // below this a worker cannot even load the parsers, and would be restarted forever
+  const heapMb = Math.max(48, o.heapMb ?? DEFAULT_PARSE_POOL.heapMb);
+  const pool = new Piscina({
+    filename: new URL("./parse-worker.mjs", import.meta.url).href,
+    // every worker started up front and kept: loading the parsers takes a worker about half a second
+    minThreads: threads,
+    maxThreads: threads,
+    maxQueue: o.maxQueue ?? threads * 8,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
+    workerData: { nice: Math.min(19, Math.max(0, o.nice ?? DEFAULT_PARSE_POOL.nice)) },
+  });
+  let closed = false;
+  // a worker posts a task's id when it starts it (parse-worker.ts), and the time cap starts then: one message on the
+  // worker's own port, where a channel per task cost the event loop a tenth of its allocation per crawl
+  const started = new Map<number, () => void>();
+  let nextId = 1;
+  pool.on("message", (m: { parseStarted?: number }) => {
+    if (typeof m?.parseStarted === "number") started.get(m.parseStarted)?.();
+  });
+  // a worker that dies outside any task (its heap cap, while idle) is replaced by piscina; it must not crash the
+  // process as an unhandled 'error' event
+  pool.on("error", (err: Error) => {
+    if (!closed) console.error(`plumbline: a parsing worker failed: ${err.message}`);
+  });
+
+  async function run<T>(task: ParseTask, what: string, caller?: AbortSignal): Promise<EngineResult<T>> {
+    if (closed) return failed("The reference is shutting down");
+    if (caller?.aborted) return failed(`The parse of ${what} was cancelled`);
+    const abort = new AbortController();
+    let why: "queue" | "time" | "caller" | null = null;
+    const stop = (reason: typeof why) => {
+      why ??= reason;
+      abort.abort();
+    };
+    const onCaller = () => stop("caller");
+    caller?.addEventListener("abort", onCaller, { once: true });
+    const id = nextId++;
+    let timer = setTimeout(() => stop("queue"), queueTimeoutMs);
+    started.set(id, () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stop("time"), taskTimeoutMs);
+    });
+    try {
+      const out = (await pool.run({ ...task, id }, { signal: abort.signal })) as ParseOutcome<unknown>;
+      return fromOutcome<T>(what, out);
+    } catch (err) {
+      if (why === "caller") return failed(`The parse of ${what} was cancelled`);
+      if (why === "time") return failed(`The page ${what} could not be parsed within ${taskTimeoutMs} ms`);
+      if (why === "queue") return failed(`The reference is busy: the page ${what} waited ${queueTimeoutMs} ms`);
+      const e = err as { code?: string; message?: string };
+      if (e.code === "ERR_WORKER_OUT_OF_MEMORY")
+        return failed(`The page ${what} needed more than the ${heapMb} MiB a parse may use`);
+      if (/queue is at limit/i.test(e.message ?? "")) return failed("The reference is busy parsing; retry shortly");
+      return failed(`The page ${what} could not be parsed (${e.message ?? String(err)})`);
+    } finally {
+      clearTimeout(timer);
+      started.delete(id);
+      caller?.removeEventListener("abort", onCaller);
+    }
+  }
+
+  return {
+    extract: (html, url, contentLanguage, signal) =>
+      run({ kind: "extract", html, url, contentLanguage, limits }, url, signal),
+    links: (html, url, signal) => run({ kind: "links", html, url, limits }, url, signal),
+    page: (body, signal) => run({ kind: "page", ...body, limits }, body.url, signal),
+    pageLinks: (body, signal) => run({ kind: "page-links", ...body, limits }, body.url, signal),
+    sitemap: (body, signal) => run({ kind: "sitemap", body }, "sitemap", signal),
+    facts: (body, markdown, signal) => run({ kind: "facts", ...body, markdown, limits }, body.url, signal),
+    githubTrending: (body, baseUrl, limit, signal) =>
+      run({ kind: "github-trending", body, baseUrl, limit, limits }, trendingPage(baseUrl), signal),
+    arxivFeed: (body, maxEntries, signal) => run({ kind: "arxiv-feed", body, maxEntries }, "arXiv feed", signal),
+    async close() {
+      closed = true;
+      await pool.destroy();
+    },
+  };
+}

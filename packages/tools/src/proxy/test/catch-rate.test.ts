@@ -1,0 +1,101 @@
+// The proxy's passive catch rate (issue 35): a client's journey through the proxy in front of each seeded fault (the
+// conformance suite's fault doubles and the fuzzer's) is noticed, a response-side violation, whenever the journey's
+// traffic exercises the fault; the faults it does not exercise are listed here with the reason. In front of the
+// clean mock the same journey leaves no response-side violation and judges its balance windows (none skipped: its
+// calls are sequential). The conformance suite's verdicts are `plumbline bench proxy-catch`'s (docs/proxy.md).
+import { beforeAll, describe, expect, it } from "vitest";
+import { benchProxyCatch, type ProxyCatchResult } from "@plumbline-kit/bench/proxy-catch-bench";
+
+/** The seeded faults a client's journey does not reach, and why. */
+const NOT_EXERCISED: Record<string, string> = {
+  "a validator that refuses the largest batch the contract allows (50 entries)":
+    "the journey's batches hold two entries; only the suite sends the 50-entry edge",
+  "a validator that still refuses sogou and yandex (the interface's list only)":
+    "the journey searches with the default engine",
+  "a payment refusal quoting one entry's price for a batch": "the journey pays with a key, never a Payment credential",
+  "a cloud-metadata target crawled instead of refused": "the journey never asks for a cloud-metadata address",
+  "a token endpoint that takes a code twice, or with a wrong verifier or redirect URI":
+    "the journey uses an API key: no OAuth flow",
+  "a rotated-out refresh token accepted again": "the journey uses an API key: no OAuth flow",
+  "a revoked access token still answered": "the journey uses an API key: no OAuth flow",
+  "an MCP endpoint whose 401 names no resource_metadata": "the journey calls the REST operations, not /mcp",
+  "an MCP tool whose input schema is not the document's": "the journey calls the REST operations, not /mcp",
+  "an MCP tool call charged twice": "the journey calls the REST operations, not /mcp",
+  "an MCP tool call whose REST error is reported as a success": "the journey calls the REST operations, not /mcp",
+  "an agent skills index whose digest is not the artifact's": "the journey reads no discovery document",
+};
+
+/** The rule that names each fault the journey exercises (the proxy may report others beside it). */
+const CAUGHT_BY: Record<string, string> = {
+  "a batch summary that does not add up": "batch-summary",
+  "batch entries in reverse order": "batch-entries",
+  "no x-request-id": "request-id-echo",
+  "deepcrawl answering 200 instead of 202": "response-status-listed",
+  "news served to an empty account": "balance-charged",
+  "every crawl charged twice": "balance-charged",
+  "out-of-range values accepted (422 turned into 200)": "invalid-request-accepted",
+  "rejected calls charged": "balance-charged",
+  "status polling charged": "balance-charged",
+  "a corrupt zip": "deepcrawl-zip-valid",
+  "401 without resource_metadata": "auth-challenge",
+  "error bodies without ok:false": "error-body-members",
+  "a payment challenge quoting the wrong price": "payment-challenge",
+  "more results than max_results": "max-results",
+  "a screenshot answered as JPEG when PNG was asked": "screenshot-image",
+  "a screenshot one viewport pixel narrower than asked": "screenshot-pixel-size",
+  "every screenshot encoded and labelled as PNG whatever the format asked": "screenshot-image",
+  "screenshot bytes cut short after an intact header": "screenshot-image",
+  "extract results that ignore the response_format (a required field dropped, an object for an array)":
+    "extract-results-match-format",
+  "the OpenAI-style response_format wrapper ignored (the page's main facts instead)": "extract-results-match-format",
+  "a deepcrawl zip without manifest.json": "deepcrawl-zip-valid",
+  "deepcrawl documents without front matter (manifest sizes kept consistent)": "deepcrawl-zip-layout",
+  "trending answers whose trendingParameters leave out max_results": "parameters-echo",
+  "more trending results than max_results": "max-results",
+  "a payment challenge without its expiry": "payment-challenge",
+  "a completed deepcrawl status without r2Key": "deepcrawl-completed-package",
+  "a completed deepcrawl task reported processing again on later polls": "deepcrawl-terminal-stays",
+  "a finished task's zipUrl serving another package on a later download": "deepcrawl-zip-stays",
+  "crawl content that keeps the page's script text": "crawl-text-clean",
+  "type sitemap listing a link of another host": "sitemap-same-host",
+  "accept-out-of-range": "invalid-request-accepted",
+  "accept-unknown-properties": "invalid-request-accepted",
+  "charge-rejected": "balance-charged",
+  "miscount-batch-summary": "batch-summary",
+  // the double leaves success: true on the task it holds at processing; a task that never ends is no passive
+  // violation (the contract sets no deadline)
+  "deepcrawl-stalls": "client-deepcrawl-success-unfinished",
+  "drop-connection": "upstream-answers",
+};
+
+let result: ProxyCatchResult;
+beforeAll(async () => {
+  result = await benchProxyCatch({ conformance: false, out: null });
+}, 600_000);
+
+describe("the proxy watching a client's journey", () => {
+  it("in front of the clean mock: no response-side violation, every balance window judged", () => {
+    expect(result.clean).toEqual({});
+    expect(result.cleanBalance.skipped).toEqual({});
+    expect(result.cleanBalance.judged).toBeGreaterThanOrEqual(7);
+  });
+
+  it("exercises every seeded fault but those listed, each for its reason", () => {
+    const unexercised = result.faults.filter((f) => f.exercised === 0).map((f) => f.name);
+    expect(unexercised.sort()).toEqual(Object.keys(NOT_EXERCISED).sort());
+    expect(result.faults.length).toBeGreaterThanOrEqual(48);
+  });
+
+  it("notices every fault the journey exercises: a response-side violation", () => {
+    const missed = result.faults.filter((f) => f.exercised > 0 && Object.keys(f.noticed).length === 0);
+    expect(missed.map((f) => f.name)).toEqual([]);
+    expect(result.totals.noticed).toBe(result.totals.exercised);
+  });
+
+  it("names each fault by the rule that owns it", () => {
+    const exercised = result.faults.filter((f) => f.exercised > 0);
+    expect(exercised.map((f) => f.name).sort()).toEqual(Object.keys(CAUGHT_BY).sort());
+    const wrong = exercised.filter((f) => !(CAUGHT_BY[f.name] in f.noticed));
+    expect(wrong.map((f) => `${f.name}: ${Object.keys(f.noticed).join(", ")}`)).toEqual([]);
+  });
+});

@@ -1,3 +1,0 @@
-// Moved to reference/platform/address-policy.ts (issue 13: the URL-safety guard is contract behaviour shared with the
-// mock); this re-export keeps engine modules written against the old path working.
-export * from "../platform/address-policy.ts";
