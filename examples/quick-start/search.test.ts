@@ -1,4 +1,4 @@
-import { startMock } from "plumbline";
+import { startMock } from "@plumbline-kit/mock";
 import { afterAll, expect, it } from "vitest";
 
 const mock = await startMock({ port: 0, keys: [{ key: "test-key", credits: 2 }] });

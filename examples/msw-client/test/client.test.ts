@@ -3,8 +3,8 @@
 // entry points cannot drift apart (issue 18, "Done when").
 import { unzipSync } from "fflate";
 import { setupServer } from "msw/node";
-import { type MockAdmin, startMock } from "plumbline";
-import { createMockHandlers } from "plumbline/msw";
+import { type MockAdmin, startMock } from "@plumbline-kit/mock";
+import { createMockHandlers } from "@plumbline-kit/mock/msw";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, createClient } from "../src/web-client.ts";
 

@@ -1,7 +1,7 @@
-// The spec module: the single source of truth every part of plumbline imports (issue 2 §4).
+// @plumbline-kit/contract: the contract of the Web Search, Crawl and Extraction Service, the single source of truth
+// every part of plumbline imports (issue 2 §4): its OpenAPI document, types, validators, prices, error catalogue.
 export { type Contract, type LoadOptions, loadContract, type RateLimitPolicy, readRateLimits } from "./contract.ts";
 export { type Decision, decisionReferences, readDecisions, renderDecisionsPage } from "./decisions.ts";
-export * from "@plumbline-kit/tools/spec/diff/index";
 export { type OpenApiDocument, readRawDocument, SPEC_PATH } from "./document.ts";
 export {
   type ApiErrorBody,

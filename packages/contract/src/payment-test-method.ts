@@ -4,7 +4,7 @@
 // own client and server code. Defined once here, so the server (reference/platform) and every client (client/,
 // conformance, fuzz) speak the same wire format.
 import { createHmac } from "node:crypto";
-import { Challenge, Credential, Method, PaymentRequest, z } from "mppx";
+import { Challenge, Credential, Method, PaymentRequest, z } from "./vendor/mppx.ts";
 
 export const testCharge = Method.from({
   name: "test",

@@ -14,7 +14,9 @@ type Answer = { id: number; ok: true; value: unknown } | { id: number; ok: false
 /** The index of the SQLite database at `dbFile`: its own file beside it, in a thread of its own. */
 export async function createThreadedSqlitePageIndex(dbFile: string): Promise<PageIndex> {
   const file = join(dirname(dbFile), INDEX_FILE);
-  const worker = new Worker(new URL("./index-thread-worker.mjs", import.meta.url), {
+  // from the sources the thread loads the TypeScript through a shim (./index-thread-worker.mjs); built, the .js
+  const entry = import.meta.url.endsWith(".ts") ? "./index-thread-worker.mjs" : "./index-thread-worker.js";
+  const worker = new Worker(new URL(entry, import.meta.url), {
     workerData: { file, legacyFile: dbFile },
   });
   // a forgotten close() must not keep the process alive

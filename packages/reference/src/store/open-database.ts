@@ -29,7 +29,7 @@ export interface DatabaseOptions {
 }
 
 /** A SQLite connection as every store of the reference opens one (the page index's thread too). */
-export function openSqlite(file: string, synchronous: DatabaseOptions["sqliteSynchronous"] = "normal") {
+export function openSqlite(file: string, synchronous: DatabaseOptions["sqliteSynchronous"] = "normal"): SQLite.Database {
   const sqlite = new SQLite(file);
   // WAL: readers never wait for the writer; busy_timeout: concurrent processes wait instead of failing
   sqlite.pragma("journal_mode = WAL");

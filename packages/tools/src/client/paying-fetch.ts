@@ -2,8 +2,7 @@
 // Payment scheme's SDK client (mppx/client). Client code: it imports spec/ only, never the mock or the reference.
 // The test method pays a plumbline mock or reference started with the same test key (D-payment-methods); the
 // production methods are the SDK's own (Tempo with a viem account, Stripe with a shared-payment-token factory).
-import type { stripe } from "mppx/client";
-import type { Account } from "viem";
+import type { Account, stripe } from "@plumbline-kit/contract/vendor/mppx-client";
 
 interface Common {
   /** the fetch to wrap (default: the global fetch) */
@@ -25,7 +24,7 @@ export type PayingFetchOptions = Common &
   );
 
 async function methodOf(o: PayingFetchOptions) {
-  const { stripe, tempo } = await import("mppx/client");
+  const { stripe, tempo } = await import("@plumbline-kit/contract/vendor/mppx-client");
   switch (o.method) {
     case "test":
       return (await import("@plumbline-kit/contract/payment-test-method")).testClientMethod(o.key);
@@ -45,7 +44,7 @@ export function createPayingFetch(options: PayingFetchOptions): typeof globalThi
   // the SDK is loaded on the first call, not when the package is imported (it pulls in viem)
   let paying: Promise<typeof globalThis.fetch> | undefined;
   const load = async () => {
-    const { Mppx } = await import("mppx/client");
+    const { Mppx } = await import("@plumbline-kit/contract/vendor/mppx-client");
     const mppx = Mppx.create({
       methods: [await methodOf(options)],
       fetch: options.fetch ?? globalThis.fetch,

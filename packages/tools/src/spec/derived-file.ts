@@ -1,7 +1,8 @@
 // A file derived from a source of truth (spec/types.gen.ts, spec/DECISIONS.md, docs/cli.md, conformance/README.md's
 // coverage table): printed, written, or checked against what is committed (exit 1 when stale, naming the command
 // that rewrites it). The tests run every check, so a derived file cannot drift.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export type DerivedMode = "print" | "write" | "check";
@@ -16,8 +17,12 @@ export async function derivedFile(
   mode: DerivedMode,
   rewrite: string,
 ): Promise<number> {
-  const text = await render();
   const file = fileURLToPath(path);
+  if (mode !== "print" && !existsSync(dirname(file))) {
+    console.error(`${file} is a file of plumbline's repository: --write and --check run there (without them the text is printed)`);
+    return 2;
+  }
+  const text = await render();
   if (mode === "write") {
     writeFileSync(file, text);
     console.log(`wrote ${file}`);

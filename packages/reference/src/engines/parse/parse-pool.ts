@@ -111,7 +111,8 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
   // below this a worker cannot even load the parsers, and would be restarted forever
   const heapMb = Math.max(48, o.heapMb ?? DEFAULT_PARSE_POOL.heapMb);
   const pool = new Piscina({
-    filename: new URL("./parse-worker.mjs", import.meta.url).href,
+    // from the sources a worker loads the TypeScript through a shim (./parse-worker.mjs); built, the .js itself
+    filename: new URL(import.meta.url.endsWith(".ts") ? "./parse-worker.mjs" : "./parse-worker.js", import.meta.url).href,
     // every worker started up front and kept: loading the parsers takes a worker about half a second
     minThreads: threads,
     maxThreads: threads,

@@ -2,14 +2,26 @@
 // plumbline mock (through its CLI: load/ is a client and never imports it), Prism mocking the same document,
 // and a bare Fastify server answering recorded bytes (the floor any Fastify-based mock can reach).
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { plumblineEntry } from "@plumbline-kit/cli/launch";
+import { SPEC_PATH } from "@plumbline-kit/contract/document";
 import { TEMPLATE_TAG_HEADER } from "../request-plan.ts";
 
-export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** The tools package's folder (the peers run there, so the bare server's `fastify` resolves as the package's). */
+export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** An optional peer package's entry, or a message naming the package to add. */
+function optionalPeer(name: string, purpose: string): string {
+  try {
+    return fileURLToPath(import.meta.resolve(name));
+  } catch {
+    throw new Error(`${purpose} needs the package ${name}, which is not installed: npm install --save-dev ${name}`);
+  }
+}
 
 export interface Peer {
   name: string;
@@ -61,9 +73,10 @@ export function startProcess(
 }
 
 export async function startMockPeer(key: string, extraArgs: string[] = []): Promise<Peer> {
+  optionalPeer("@plumbline-kit/mock", "comparing with the plumbline mock");
   const { child, match } = await startProcess(
     process.execPath,
-    ["bin/plumbline.js", "mock", "--port", "0", "--key", `${key}:1000000000000`, "--rate-limit", "0", ...extraArgs],
+    [plumblineEntry(), "mock", "--port", "0", "--key", `${key}:1000000000000`, "--rate-limit", "0", ...extraArgs],
     /listening on (http:\/\/\S+)/,
   );
   return { name: "plumbline mock", url: match[1], child };
@@ -71,9 +84,12 @@ export async function startMockPeer(key: string, extraArgs: string[] = []): Prom
 
 export async function startPrismPeer(): Promise<Peer> {
   const port = await freePort();
+  const pkg = optionalPeer("@stoplight/prism-cli/package.json", "comparing with Prism (load compare)");
+  const { bin } = JSON.parse(readFileSync(pkg, "utf8")) as { bin: string | Record<string, string> };
+  const script = join(pkg, "..", typeof bin === "string" ? bin : (bin.prism ?? Object.values(bin)[0]));
   const { child } = await startProcess(
-    join(ROOT, "node_modules/.bin/prism"),
-    ["mock", "spec/openapi.yaml", "-p", String(port), "-h", "127.0.0.1"],
+    process.execPath,
+    [script, "mock", SPEC_PATH, "-p", String(port), "-h", "127.0.0.1"],
     /Prism is listening/,
   );
   return { name: "prism mock", url: `http://127.0.0.1:${port}`, child };

@@ -1,17 +1,14 @@
-// Writes a run's reports into one directory (default reports/load/<timestamp>/): load.json with every figure,
-// report.html to look at.
+// Writes a run's reports into one directory (default ./reports/load/<timestamp>/ under the directory the command
+// runs in, never inside the installed package): load.json with every figure, report.html to look at.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { LoadReport } from "../types.ts";
 import { htmlReport } from "./report-html.ts";
 
 export const REPORT_FILES = { json: "load.json", html: "report.html" } as const;
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
 export function defaultReportDir(at = new Date(), suffix = ""): string {
-  return join(ROOT, "reports", "load", at.toISOString().replace(/[:.]/g, "-") + suffix);
+  return join(process.cwd(), "reports", "load", at.toISOString().replace(/[:.]/g, "-") + suffix);
 }
 
 export function writeLoadReport(report: LoadReport, dir: string): { json: string; html: string } {

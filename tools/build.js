@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `npm run build`: each package's JavaScript and declarations in packages/NAME/dist (issue 36), from one tsc
+// program (tsconfig.build.json: the packages' sources without tests, into .build/), its non-code files (the
+// OpenAPI document, the contract's texts, fixture sites, scenarios) beside them, and the payment SDK the packages
+// use bundled into the contract's dist/vendor/ (see packages/contract/src/vendor/mppx.ts). Tests and test glue are
+// not built; the repository's tests run the sources.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BUILD = join(ROOT, ".build");
+const require = createRequire(import.meta.url);
+const started = performance.now();
+
+rmSync(BUILD, { recursive: true, force: true });
+execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json")], {
+  stdio: "inherit",
+});
+
+/** Test code and the source-mode worker shims stay out of dist/ (the shims load TypeScript through tsx). */
+/** @param {string} rel */
+const isTest = (rel) => /(^|\/)test\//.test(rel) || /\.test\.[jt]s$/.test(rel);
+/** @param {string} rel */
+const isShim = (rel) => /-worker\.mjs$/.test(rel);
+
+/** @param {string} dir @returns {string[]} */
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+const packages = readdirSync(join(ROOT, "packages")).filter((p) => p !== "bench");
+for (const pkg of packages) {
+  const src = join(ROOT, "packages", pkg, "src");
+  const dist = join(ROOT, "packages", pkg, "dist");
+  rmSync(dist, { recursive: true, force: true });
+  renameSync(join(BUILD, "packages", pkg, "src"), dist);
+  for (const file of walk(dist)) if (isShim(relative(dist, file))) rmSync(file);
+  for (const file of walk(src)) {
+    const rel = relative(src, file);
+    if (/\.(ts|js|mjs|cjs)$/.test(rel) || isTest(rel)) continue;
+    mkdirSync(dirname(join(dist, rel)), { recursive: true });
+    cpSync(file, join(dist, rel));
+  }
+}
+rmSync(BUILD, { recursive: true, force: true });
+
+// the payment SDK, bundled (one copy for every package; viem only in the chunks the production methods load)
+const { build } = await import("esbuild");
+const vendor = join(ROOT, "packages/contract/src/vendor");
+await build({
+  entryPoints: ["mppx.ts", "mppx-server.ts", "mppx-client.ts"].map((f) => join(vendor, f)),
+  outdir: join(ROOT, "packages/contract/dist/vendor"),
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node22",
+  minify: true,
+  legalComments: "eof",
+  logLevel: "warning",
+  // CommonJS dependencies inside the bundle may call require()
+  banner: { js: 'import { createRequire as __plumblineRequire } from "node:module"; const require = __plumblineRequire(import.meta.url);' },
+});
+if (!existsSync(join(ROOT, "packages/contract/dist/vendor/mppx.js"))) throw new Error("the vendor bundle was not written");
+console.log(`built ${packages.length} packages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
