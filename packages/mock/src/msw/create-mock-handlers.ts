@@ -2,7 +2,18 @@
 // in-process in their unit tests. No second implementation: the handlers drive the very Fastify instance
 // `startMock()` listens with (buildMock), through Fastify's `inject`, so validation, auth, credits, 402s,
 // batches, rate limits, deepcrawl, steering and the admin handle are the server mock's own code.
-import { HttpResponse, http, type RequestHandler } from "msw";
+import type { RequestHandler } from "msw";
+
+/** msw is an optional peer: loaded when handlers are created, with a message naming it when it is not installed. */
+async function loadMsw(): Promise<typeof import("msw")> {
+  try {
+    return await import("msw");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || !String((err as Error).message).includes("'msw'"))
+      throw err;
+    throw new Error("createMockHandlers needs msw 2.x, which is not installed: npm install --save-dev msw");
+  }
+}
 import type { Contract } from "@plumbline-kit/contract";
 import type { MockAccountInput } from "../memory-accounts.ts";
 import type { MockAdmin } from "../mock-state.ts";
@@ -50,6 +61,7 @@ function responseHeaders(raw: Record<string, string | string[] | number | undefi
 }
 
 export async function createMockHandlers(options: MockHandlersOptions = {}): Promise<MockHandlers> {
+  const { HttpResponse, http } = await loadMsw();
   const baseUrl = new URL(options.baseUrl ?? DEFAULT_MSW_BASE_URL).origin;
   const { app, state, contract, keys, replay } = await buildMock({ ...options, publicUrl: baseUrl });
   await app.ready();
