@@ -267,6 +267,25 @@ function reliabilityCommand() {
     );
 }
 
+function installCommand() {
+  return new Command("install")
+    .summary("each package installed alone: node_modules size, packages, install time, cold import (vs Prism, MSW)")
+    .description(
+      "Packs every package (run `npm run build` first) and installs each alone into an empty project (npm install --omit=dev, npm's cache warm), beside Prism's CLI and MSW from the registry: node_modules' size and package count, the install's time and a cold import in a fresh Node (median of 5). The bar (issue 36): the mock's and the client tools' installs each smaller than Prism's, and startMock imported in under 500 ms.",
+    )
+    .option("--packages <list>", "only these of ours (mock,tools,cli,contract,reference)", (v: string) => v.split(","))
+    .option("--json", "print the result as JSON")
+    .addHelpText("after", "\nExit codes: 0 measured and the bar holds, 1 it does not, 2 could not run.")
+    .action(
+      exits(async (opts) => {
+        const { benchInstall, renderInstallBench } = await import("./install-bench.ts");
+        const result = await benchInstall({ packages: opts.packages });
+        console.log(opts.json ? JSON.stringify(result, null, 2) : renderInstallBench(result));
+        return result.holds ? 0 : 1;
+      }),
+    );
+}
+
 export function benchCommand() {
   const bench = new Command("bench")
     .description(
@@ -292,5 +311,7 @@ export function benchCommand() {
   bench.commandsGroup("The proxy (bench/, the mock and the proxy as child processes):");
   bench.addCommand(proxyCommand());
   bench.addCommand(proxyCatchCommand());
+  bench.commandsGroup("The packages as users install them (bench/):");
+  bench.addCommand(installCommand());
   return bench;
 }
