@@ -1,22 +1,24 @@
-// An application of the package, as a consumer writes it: plain Node, no loader flag, `import … from "plumbline"`,
-// "plumbline/spec" and "plumbline/msw". Prints one JSON line of what it saw. Run by test-support/package-entry.test.ts
-// (the checkout linked into an app, on the Node running the tests) and by .ci/package-smoke.sh (the packed tarball
-// installed into an app, on the other supported Node).
-import * as api from "plumbline";
-import * as msw from "plumbline/msw";
-import * as spec from "plumbline/spec";
+// An application of the packages, as a user writes it: plain Node, no loader flag, the built JavaScript of
+// `@plumbline-kit/contract`, `…/mock`, `…/mock/msw`, `…/tools` and `…/reference`. Prints one JSON line of what it
+// saw. Run by test-support/package-entry.test.ts against the repository's built packages (npm run build); the
+// packed tarballs, each installed alone, are tools/package-smoke.js's.
+import * as contract from "@plumbline-kit/contract";
+import * as mockPkg from "@plumbline-kit/mock";
+import * as msw from "@plumbline-kit/mock/msw";
+import * as reference from "@plumbline-kit/reference";
+import * as tools from "@plumbline-kit/tools";
 
 const defined = (m) =>
   Object.keys(m)
     .filter((k) => m[k] !== undefined)
     .sort();
-const mock = await api.startMock({ port: 0, keys: [{ key: "consumer-key", credits: 3 }] });
+const mock = await mockPkg.startMock({ port: 0, keys: [{ key: "consumer-key", credits: 3 }] });
 const usage = await (await fetch(`${mock.url}/usage`, { headers: { authorization: "Bearer consumer-key" } })).json();
 await mock.close();
-const contract = await spec.loadContract();
+const loaded = await contract.loadContract();
 const handlers = await msw.createMockHandlers({ keys: [{ key: "consumer-key", credits: 3 }] });
 await handlers.close();
-// the reference parses pages in worker threads, which must load their TypeScript from plain Node too (issue 12)
+// the reference parses pages in worker threads, which run the built JavaScript too (issue 12)
 const { createServer } = await import("node:http");
 const site = createServer((_q, s) =>
   s
@@ -24,7 +26,7 @@ const site = createServer((_q, s) =>
     .end("<html><body><h1>Consumer page</h1><p>Some words.</p></body></html>"),
 );
 await new Promise((r) => site.listen(0, "127.0.0.1", r));
-const ref = await api.startReference({
+const ref = await reference.startReference({
   port: 0,
   dataDir: "ref-data",
   keys: [{ key: "consumer-key", credits: 3 }],
@@ -40,12 +42,14 @@ await ref.close();
 site.close();
 console.log(
   JSON.stringify({
-    api: defined(api),
-    spec: defined(spec),
+    contract: defined(contract),
+    mock: defined(mockPkg),
     msw: defined(msw),
+    tools: defined(tools),
+    reference: defined(reference),
     handlers: handlers.handlers.length,
     usage,
-    operations: contract.operations.length,
+    operations: loaded.operations.length,
     crawled,
   }),
 );

@@ -4,7 +4,6 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import pg from "pg";
 import { type Database, type Dialect, migrate } from "./schema.ts";
 import { cachedStatements } from "./statement-cache.ts";
 
@@ -50,6 +49,8 @@ export async function openDatabase(o: DatabaseOptions): Promise<OpenedDatabase> 
     }
     dialect = "postgres";
     location = `${url.protocol}//${url.username ? `${url.username}@` : ""}${url.host}${url.pathname}`;
+    // the PostgreSQL driver is loaded only when a deployment asks for it (issue 36)
+    const { default: pg } = await import("pg");
     db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: o.databaseUrl, max: 10 }) }),
     });

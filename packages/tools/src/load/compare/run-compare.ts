@@ -6,6 +6,7 @@ import { median } from "../latency-summary.ts";
 import {
   type BareAnswer,
   type Peer,
+  checkComparePeers,
   startBarePeer,
   startMockPeer,
   startPrismPeer,
@@ -83,6 +84,8 @@ export async function runCompare(options: CompareOptions = {}): Promise<CompareR
   const rounds = options.rounds ?? 3;
   const peers: Peer[] = [];
   try {
+    // both optional peers named before anything starts, so a missing one leaves no process behind
+    checkComparePeers();
     const mock = await startMockPeer(KEY);
     peers.push(mock);
     const answers = await recordAnswers(mock.url, scenario);

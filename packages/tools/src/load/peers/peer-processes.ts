@@ -72,6 +72,12 @@ export function startProcess(
   });
 }
 
+/** The packages a comparison needs beside this one (optional peers): checked before any peer starts. */
+export function checkComparePeers(): void {
+  optionalPeer("@plumbline-kit/mock", "comparing with the plumbline mock (load compare)");
+  optionalPeer("@stoplight/prism-cli/package.json", "comparing with Prism (load compare)");
+}
+
 export async function startMockPeer(key: string, extraArgs: string[] = []): Promise<Peer> {
   optionalPeer("@plumbline-kit/mock", "comparing with the plumbline mock");
   const { child, match } = await startProcess(
