@@ -6,7 +6,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
 const recorded = (name: string) =>
-  readFileSync(new URL(`../reference/test/fixtures/trending/${name}`, import.meta.url));
+  readFileSync(new URL(`../packages/reference/src/test/fixtures/trending/${name}`, import.meta.url));
 
 export interface UpstreamStandIns {
   url: string;

@@ -30,7 +30,7 @@ const results = [];
 /** @type {Set<import("node:child_process").ChildProcess>} */
 const children = new Set();
 
-/** @param {string} step @param {() => Promise<string | undefined> | string | undefined} fn */
+/** @param {string} step @param {() => Promise<string | undefined | void> | string | undefined | void} fn */
 async function check(step, fn) {
   const started = performance.now();
   try {
@@ -102,6 +102,7 @@ function serve(dir, argv) {
 }
 
 function envFor() {
+  /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, NO_COLOR: "1" };
   delete env.NODE_OPTIONS;
   if (nodeBin) env.PATH = `${nodeBin}:${env.PATH}`;
@@ -145,7 +146,9 @@ const projects = {};
 for (const name of only) {
   await check(`${name}: the tarball holds no test, fixture of a test or benchmark`, () => {
     const files = filesOf(tarballs[name]);
-    const bad = files.filter((f) => /(^|\/)test\/|\.test\.|bench/.test(f) || f.endsWith(".ts") && !f.endsWith(".d.ts"));
+    const bad = files.filter(
+      (f) => /(^|\/)test\/|\.test\.|bench/.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")),
+    );
     expect(bad.length === 0, `${bad.length} files: ${bad.slice(0, 5).join(", ")}`);
     return `${files.length} files`;
   });
@@ -181,7 +184,10 @@ if (projects.cli)
     const help = await run(projects.cli, ["--help"]);
     expect(help.code === 0 && help.out.includes("Usage: plumbline"), help.out);
     const mock = await run(projects.cli, ["mock"]);
-    expect(mock.code === 2 && mock.out.includes(`npm install --save-dev ${SCOPE}/mock`), `exit ${mock.code}: ${mock.out}`);
+    expect(
+      mock.code === 2 && mock.out.includes(`npm install --save-dev ${SCOPE}/mock`),
+      `exit ${mock.code}: ${mock.out}`,
+    );
     expect(!/\n\s+at /.test(mock.out), `a stack trace: ${mock.out}`);
     return mock.out.trim();
   });
@@ -190,7 +196,17 @@ if (projects.cli)
 let mock;
 if (projects.mock) {
   await check("mock: `plumbline mock` serves", async () => {
-    mock = await serve(projects.mock, ["mock", "--port", "0", "--key", "smoke-key:100000000", "--key", "broke-key:0", "--rate-limit", "0"]);
+    mock = await serve(projects.mock, [
+      "mock",
+      "--port",
+      "0",
+      "--key",
+      "smoke-key:100000000",
+      "--key",
+      "broke-key:0",
+      "--rate-limit",
+      "0",
+    ]);
     const res = await fetch(`${mock.url}/search`, {
       method: "POST",
       headers: { authorization: "Bearer smoke-key", "content-type": "application/json" },
@@ -238,7 +254,10 @@ if (projects.tools) {
     const lint = await run(t, ["spec", "lint"]);
     expect(lint.code === 0, `spec lint exit ${lint.code}: ${lint.out.slice(-1500)}`);
     const types = await run(t, ["spec", "types"]);
-    expect(types.code === 0 && types.out.includes("export interface paths"), `spec types exit ${types.code}: ${types.out.slice(-800)}`);
+    expect(
+      types.code === 0 && types.out.includes("export interface paths"),
+      `spec types exit ${types.code}: ${types.out.slice(-800)}`,
+    );
     const doc = join(t, "node_modules", SCOPE, "contract/dist/openapi.yaml");
     const diff = await run(t, ["spec", "diff", doc, doc]);
     expect(diff.code === 0, `spec diff exit ${diff.code}: ${diff.out.slice(-800)}`);
@@ -276,7 +295,10 @@ if (projects.tools) {
   }
   await check("tools: load compare without the mock and Prism names what to add", async () => {
     const r = await run(t, ["load", "compare", "--duration", "1"]);
-    expect(r.code === 2 && /npm install --save-dev (@plumbline-kit\/mock|@stoplight\/prism-cli)/.test(r.out), `exit ${r.code}: ${r.out}`);
+    expect(
+      r.code === 2 && /npm install --save-dev (@plumbline-kit\/mock|@stoplight\/prism-cli)/.test(r.out),
+      `exit ${r.code}: ${r.out}`,
+    );
     expect(!/\n\s+at /.test(r.out), `a stack trace: ${r.out}`);
     return r.out.trim();
   });

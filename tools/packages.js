@@ -19,6 +19,7 @@ export function manifestOf(name) {
 }
 
 /** The plumbline packages `name` needs installed with it: itself and its @plumbline-kit dependencies, transitively. */
+/** @param {string} name @returns {string[]} */
 export function closureOf(name) {
   const out = new Set([name]);
   const visit = (/** @type {string} */ n) => {

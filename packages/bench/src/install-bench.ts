@@ -7,7 +7,6 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-// @ts-expect-error: plain JavaScript of the repository's tools (no declarations)
 import { closureOf, footprint, installInto, packAll, ROOT } from "../../../tools/packages.js";
 
 export interface InstallRow {
@@ -47,7 +46,9 @@ function coldImportMs(dir: string, code: string, runs = 5): number {
 
 export async function benchInstall(o: { packages?: string[] } = {}): Promise<InstallBenchResult> {
   const work = mkdtempSync(join(tmpdir(), "plumbline-install-bench-"));
-  const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+  const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  };
   try {
     const tarballs = packAll(join(work, "tarballs")) as Record<string, string>;
     const rows: InstallRow[] = [];
@@ -57,16 +58,48 @@ export async function benchInstall(o: { packages?: string[] } = {}): Promise<Ins
       rows.push({ name, what, ...f, installSeconds: seconds, importMs: coldImportMs(dir, code), importOf });
     };
     const ours: [string, string, string, string][] = [
-      ["mock", "the mock and its MSW handlers (client teams)", "startMock", 'const { startMock } = await import("@plumbline-kit/mock")'],
-      ["tools", "conform, fuzz, load, gate, proxy, spec diff (CI jobs)", "runConformance", 'const { runConformance } = await import("@plumbline-kit/tools")'],
+      [
+        "mock",
+        "the mock and its MSW handlers (client teams)",
+        "startMock",
+        'const { startMock } = await import("@plumbline-kit/mock")',
+      ],
+      [
+        "tools",
+        "conform, fuzz, load, gate, proxy, spec diff (CI jobs)",
+        "runConformance",
+        'const { runConformance } = await import("@plumbline-kit/tools")',
+      ],
       ["cli", "the plumbline command alone", "main", 'const { main } = await import("@plumbline-kit/cli")'],
-      ["contract", "the contract: document, types, validators", "loadContract", 'const { loadContract } = await import("@plumbline-kit/contract")'],
-      ["reference", "the reference implementation", "startReference", 'const { startReference } = await import("@plumbline-kit/reference")'],
+      [
+        "contract",
+        "the contract: document, types, validators",
+        "loadContract",
+        'const { loadContract } = await import("@plumbline-kit/contract")',
+      ],
+      [
+        "reference",
+        "the reference implementation",
+        "startReference",
+        'const { startReference } = await import("@plumbline-kit/reference")',
+      ],
     ];
     for (const [name, what, importOf, code] of ours.filter(([n]) => !o.packages || o.packages.includes(n)))
-      measure(`@plumbline-kit/${name}`, what, closureOf(name).map((n: string) => tarballs[n]), importOf, code);
+      measure(
+        `@plumbline-kit/${name}`,
+        what,
+        closureOf(name).map((n: string) => tarballs[n]),
+        importOf,
+        code,
+      );
     const prism = `@stoplight/prism-cli@${root.devDependencies["@stoplight/prism-cli"]}`;
-    measure("Prism", `${prism} (the mock client teams compare with)`, [prism], "prism-http", 'await import("@stoplight/prism-http")');
+    measure(
+      "Prism",
+      `${prism} (the mock client teams compare with)`,
+      [prism],
+      "prism-http",
+      'await import("@stoplight/prism-http")',
+    );
     const msw = `msw@${root.devDependencies.msw}`;
     measure("MSW", msw, [msw], "msw", 'await import("msw")');
     const row = (n: string) => rows.find((r) => r.name === n);

@@ -35,7 +35,7 @@ export function renderDecisionsPage(doc: OpenApiDocument): string {
   const lines = [
     '# Decisions: what plumbline fills where the interface says "not shown"',
     "",
-    "Generated from `x-decisions` in `spec/openapi.yaml` and `spec/error-catalogue.ts` by",
+    "Generated from `x-decisions` in `openapi.yaml` and `error-catalogue.ts` (this folder) by",
     "`plumbline spec decisions --write`; do not edit by hand. Each entry is a **decision**, not contract text:",
     "a conformance check that rests on one reports it as an assumption.",
     "",

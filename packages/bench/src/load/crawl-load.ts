@@ -9,11 +9,13 @@
 // ten minutes apart): a pool run and a one-thread run compared across such a change measure the machine. Each
 // round compares a pool run with a one-thread run next to it, the order alternating from round to round so a trend
 // favours neither; the verdict takes the median round, and every run is printed.
+
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { plumblineEntry } from "@plumbline-kit/cli/launch";
 import { createSender } from "@plumbline-kit/tools/load/http-send";
 import { median } from "@plumbline-kit/tools/load/latency-summary";
 import { freePort, startProcess } from "@plumbline-kit/tools/load/peers/peer-processes";
@@ -87,7 +89,7 @@ async function oneRun(
 ): Promise<RunFigures> {
   const data = mkdtempSync(join(tmpdir(), "plumbline-crawl-load-"));
   const port = await freePort();
-  const args = ["bin/plumbline.js", "reference", "--port", String(port), "--data-dir", data, "--allow-private-network"];
+  const args = [plumblineEntry(), "reference", "--port", String(port), "--data-dir", data, "--allow-private-network"];
   args.push("--key", `${KEY}:1000000000`, "--rate-limit", "0");
   if (threads !== null) args.push("--parse-threads", String(threads));
   const { child } = await startProcess(process.execPath, args, /listening on (http:\/\/\S+)/);

@@ -2,10 +2,12 @@
 // through a target's POST /crawl, and scores the returned Markdown with the benchmark's metric (article-metric.ts).
 // Without a target it starts the reference as a child process through its CLI (load/ is a client and never imports
 // it), on a throw-away SQLite directory. Crawls run a few at a time; a 429 pauses every worker for its Retry-After.
+
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { plumblineEntry } from "@plumbline-kit/cli/launch";
 import { type Peer, startProcess, stopPeers } from "@plumbline-kit/tools/load/peers/peer-processes";
 import { type ArticlePage, DatasetError, readArticleDataset } from "./article-dataset.ts";
 import { aggregate, type Figures, markdownToText, scorePage } from "./article-metric.ts";
@@ -127,7 +129,7 @@ async function startReference(apiKey: string): Promise<{ peer: Peer; dataDir: st
     const { child, match } = await startProcess(
       process.execPath,
       [
-        "bin/plumbline.js",
+        plumblineEntry(),
         "reference",
         "--port",
         "0",

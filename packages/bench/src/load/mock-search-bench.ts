@@ -2,10 +2,18 @@
 // and a bare Fastify route returning the same bytes, in one run on loopback (issue 3 quality bar).
 // Run: node bin/plumbline.js bench mock-search [--duration S] [--connections N]  → reports/bench/mock-search.json
 // load/ is a client: it starts the mock through its CLI, never by importing it.
+
 import { mkdirSync, writeFileSync } from "node:fs";
-import autocannon from "autocannon";
+import { join } from "node:path";
 import { median } from "@plumbline-kit/tools/load/latency-summary";
-import { type Peer, ROOT, startBarePeer, startMockPeer, startPrismPeer, stopPeers } from "@plumbline-kit/tools/load/peers/peer-processes";
+import {
+  type Peer,
+  startBarePeer,
+  startMockPeer,
+  startPrismPeer,
+  stopPeers,
+} from "@plumbline-kit/tools/load/peers/peer-processes";
+import autocannon from "autocannon";
 
 const KEY = "bench-key";
 const BODY = JSON.stringify({ query: "benchmark query", max_results: 5 });
@@ -135,7 +143,7 @@ export function renderBench(r: BenchResult): string {
   ].join("\n");
 }
 
-export function writeBench(r: BenchResult, dir = `${ROOT}reports/bench`): string {
+export function writeBench(r: BenchResult, dir = join(process.cwd(), "reports/bench")): string {
   mkdirSync(dir, { recursive: true });
   const path = `${dir}/mock-search.json`;
   writeFileSync(path, `${JSON.stringify(r, null, 2)}\n`);

@@ -2,12 +2,14 @@
 // over sequential calls, and screenshots per second at concurrency 4. Target: p50 <= 150 ms.
 // Run: node bin/plumbline.js bench screenshot [--calls N] [--concurrency N]  → reports/bench/screenshot.json
 // load/ is a client: the reference runs as its own process, started through its CLI, never imported.
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, startProcess, stopPeers } from "@plumbline-kit/tools/load/peers/peer-processes";
+import { plumblineEntry } from "@plumbline-kit/cli/launch";
+import { startProcess, stopPeers } from "@plumbline-kit/tools/load/peers/peer-processes";
 
 const KEY = "bench-key";
 const PAGE = `<!doctype html><html><head><title>Bench</title><style>body{font:16px sans-serif;margin:40px}
@@ -59,7 +61,7 @@ export async function benchScreenshot(o: ScreenshotBenchOptions = {}): Promise<S
   const { child, match } = await startProcess(
     process.execPath,
     [
-      "bin/plumbline.js",
+      plumblineEntry(),
       "reference",
       "--port",
       "0",
@@ -138,7 +140,7 @@ export function renderScreenshotBench(r: ScreenshotBenchResult): string {
 }
 
 export function writeScreenshotBench(r: ScreenshotBenchResult): string {
-  const dir = join(ROOT, "reports/bench");
+  const dir = join(process.cwd(), "reports/bench");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, "screenshot.json");
   writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 const CHILD = `
 import { PerformanceObserver, constants } from "node:perf_hooks";
-import { steadyHeapGrowth } from "./reference/engines/parse/heap-growth.ts";
+import { steadyHeapGrowth } from "./packages/reference/src/engines/parse/heap-growth.ts";
 steadyHeapGrowth(Number(process.env.GROWTH));
 const live = Array.from({ length: 60 }, () => Array.from({ length: 16_384 }, (_, i) => ({ i }))); // ~60 MB held
 globalThis.gc(); // a full collection sets the next limit from the live size, with the growth asked for
@@ -31,7 +31,11 @@ function fullCollections(percent: number): number {
   const out = execFileSync(
     process.execPath,
     ["--expose-gc", "--import", "tsx", "--input-type=module", "--eval", CHILD],
-    { cwd: new URL("../../..", import.meta.url), encoding: "utf8", env: { ...process.env, GROWTH: String(percent) } },
+    {
+      cwd: new URL("../../../../..", import.meta.url),
+      encoding: "utf8",
+      env: { ...process.env, GROWTH: String(percent) },
+    },
   );
   return JSON.parse(out.trim().split("\n").pop() as string).full;
 }

@@ -17,7 +17,7 @@ export interface PlumblineEntryMeta {
 
 /** A HAR entry with plumbline's custom field (HAR allows `_`-prefixed ones). */
 export type PlumblineEntry = Entry & { _plumbline: PlumblineEntryMeta };
-export type PlumblineHar = Har & { log: Har["log"] & { entries: PlumblineEntry[] } };
+export type PlumblineHar = Omit<Har, "log"> & { log: Omit<Har["log"], "entries"> & { entries: PlumblineEntry[] } };
 
 const harHeaders = (list: HeaderList): Header[] => list.map(([name, value]) => ({ name, value }));
 const round = (ms: number) => Math.max(0, Math.round(ms * 1000) / 1000);

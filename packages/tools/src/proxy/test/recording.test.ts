@@ -95,7 +95,7 @@ describe("a recording", () => {
     ).toEqual(["POST /search 200", "POST /screenshot 200", "GET /usage 200", "POST /crawl 422", "POST /search 402"]);
     for (const e of har.log.entries) {
       expect(new URL(e.request.url).origin).toBe(upstream.url);
-      expect(e.time).toBeCloseTo(e.timings.send + e.timings.wait + e.timings.receive, 2);
+      expect(e.time).toBeCloseTo((e.timings.send ?? 0) + e.timings.wait + e.timings.receive, 2);
       expect(e._plumbline.servedBy).toBe("upstream");
     }
     expect(existsSync(`${file()}.partial`)).toBe(false);
