@@ -90,7 +90,9 @@ describe("product code and test glue", () => {
       "test-support/s3-stand-in.ts",
     ]);
     const spawned = `spawn(process.execPath, ["-e", 'import("./test-support/s3-stand-in.ts")'])`;
-    expect(testSupportNamedIn("packages/reference/src/deepcrawl/planted.ts", spawned)).toEqual(['"./test-support/s3-stand-in.ts"']);
+    expect(testSupportNamedIn("packages/reference/src/deepcrawl/planted.ts", spawned)).toEqual([
+      '"./test-support/s3-stand-in.ts"',
+    ]);
     const comment = "// checked by test-support/package-entry.test.ts";
     expect(testSupportNamedIn("packages/reference/src/deepcrawl/planted.ts", comment)).toEqual([]);
     expect(isProduct("packages/reference/src/deepcrawl/planted.ts")).toBe(true);
@@ -138,18 +140,25 @@ describe("the packages", () => {
 
   it("import only what their own package.json declares (no devDependency in shipped code)", () => {
     const offenders = manifests.flatMap(({ name, manifest }) => {
-      const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
-      return files
-        .filter((f) => f.startsWith(`packages/${name}/src/`) && isProduct(f) && !/-worker\.mjs$/.test(f))
-        // the payment SDK is bundled into the built contract (packages/contract/src/vendor/mppx.ts)
-        .filter((f) => !f.startsWith("packages/contract/src/vendor/"))
-        .flatMap((f) =>
-          packagesImported(readFileSync(join(ROOT, f), "utf8"))
-            // k6's modules in the k6 scripts load export writes; HAR's types come from @types/har-format
-            .filter((p) => p !== "k6" && !(p === "har-format" && declared.has("@types/har-format")))
-            .filter((p) => p !== `@plumbline-kit/${name}` && !declared.has(p))
-            .map((p) => `${f} -> ${p}`),
-        );
+      const declared = new Set([
+        ...Object.keys(manifest.dependencies ?? {}),
+        ...Object.keys(manifest.peerDependencies ?? {}),
+      ]);
+      return (
+        files
+          .filter((f) => f.startsWith(`packages/${name}/src/`) && isProduct(f) && !/-worker\.mjs$/.test(f))
+          // the payment SDK is bundled into the built contract (packages/contract/src/vendor/mppx.ts)
+          .filter((f) => !f.startsWith("packages/contract/src/vendor/"))
+          .flatMap((f) =>
+            packagesImported(readFileSync(join(ROOT, f), "utf8"))
+              // k6's modules in the k6 scripts load export writes; HAR's types come from @types/har-format
+              .filter((p) => p !== "k6" && !(p === "har-format" && declared.has("@types/har-format")))
+            // the benchmarks are the repository's own (never published): the cli says so when they are absent
+            .filter((p) => !(name === "cli" && p === "@plumbline-kit/bench"))
+              .filter((p) => p !== `@plumbline-kit/${name}` && !declared.has(p))
+              .map((p) => `${f} -> ${p}`),
+          )
+      );
     });
     expect(offenders).toEqual([]);
   });
@@ -169,9 +178,14 @@ describe("the packages", () => {
     expect(offenders).toEqual([]);
     // the client tools reach the mock only through the proxy's hybrid mode
     const toolsToMock = files.filter(
-      (f) => f.startsWith("packages/tools/src/") && isProduct(f) && readFileSync(join(ROOT, f), "utf8").includes("@plumbline-kit/mock"),
+      (f) =>
+        f.startsWith("packages/tools/src/") &&
+        isProduct(f) &&
+        readFileSync(join(ROOT, f), "utf8").includes("@plumbline-kit/mock"),
     );
-    expect(toolsToMock.filter((f) => !/proxy\/(hybrid-mock|start-proxy)\.ts$|load\/peers\/peer-processes\.ts$/.test(f))).toEqual([]);
+    expect(
+      toolsToMock.filter((f) => !/proxy\/(hybrid-mock|start-proxy)\.ts$|load\/peers\/peer-processes\.ts$/.test(f)),
+    ).toEqual([]);
   });
 
   it("ship no test, fixture of the repository's tests, or benchmark", () => {

@@ -79,7 +79,12 @@ function serve(dir, argv) {
       child.kill("SIGKILL");
       reject(new Error(`did not start in 60 s: ${out.slice(-2000)}`));
     }, 60_000);
-    const exited = new Promise((r) => child.on("exit", (code) => (children.delete(child), r(code))));
+    const exited = new Promise((r) =>
+      child.on("exit", (code) => {
+        children.delete(child);
+        r(code);
+      }),
+    );
     const onData = (/** @type {Buffer} */ d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
