@@ -3,7 +3,7 @@
 // --omit=dev` (with the tarballs of the plumbline packages it depends on), on the Node whose bin folder is given,
 // and every command and export it offers run once there, as a user would. No file of any tarball is a test,
 // fixture or benchmark. `.ci/run` runs it on Node 22 and 24 after the tests:
-//   node tools/package-smoke.js [--node-bin DIR] [--browser PATH] [--only mock,tools]
+//   node tools/package-smoke.js [--node-bin DIR] [--browser CHROMIUM] [--only mock,tools] [--keep]
 // Exit 0 when every step passed, 1 naming the steps that did not.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +16,8 @@ import { closureOf, filesOf, footprint, installInto, PACKAGES, packAll, ROOT, SC
 const { values: args } = parseArgs({
   options: {
     "node-bin": { type: "string" },
-    browser: { type: "string", default: process.env.PLUMBLINE_BROWSER_PATH ?? "/usr/bin/chromium" },
+    // a Chromium for the reference's screenshots (--chromium); default: the embedded one it installs
+    browser: { type: "string" },
     only: { type: "string" },
     keep: { type: "boolean", default: false },
   },
@@ -327,8 +328,7 @@ if (projects.reference)
       "--key",
       "smoke-key:1000",
       "--allow-private-network",
-      "--browser-path",
-      /** @type {string} */ (args.browser),
+      ...(args.browser ? ["--chromium", args.browser] : []),
     ]);
     try {
       const post = (/** @type {string} */ path, /** @type {unknown} */ body) =>
