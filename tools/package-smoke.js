@@ -261,7 +261,7 @@ if (projects.tools) {
     expect(lint.code === 0, `spec lint exit ${lint.code}: ${lint.out.slice(-1500)}`);
     const types = await run(t, ["spec", "types"]);
     expect(
-      types.code === 0 && types.out.includes("export interface paths"),
+      types.code === 0 && types.out.includes("export type paths"),
       `spec types exit ${types.code}: ${types.out.slice(-800)}`,
     );
     const doc = join(t, "node_modules", SCOPE, "contract/dist/openapi.yaml");

@@ -112,8 +112,10 @@ export function specCommand() {
     .action(
       exits(async (opts) => {
         const { derivedFile, derivedMode } = await import("./derived-file.ts");
-        const { generateTypes, TYPES_PATH } = await import("./types-gen.ts");
-        return derivedFile(TYPES_PATH, generateTypes, derivedMode(opts), "plumbline spec types --write");
+        const { contractTypes, generateTypes, TYPES_PATH } = await import("./types-gen.ts");
+        const mode = derivedMode(opts);
+        // printed: the shipped types when openapi-typescript (a repository tool) is not installed
+        return derivedFile(TYPES_PATH, mode === "print" ? contractTypes : () => generateTypes(), mode, "plumbline spec types --write");
       }),
     );
   spec

@@ -1,11 +1,27 @@
-// Generates spec/types.gen.ts from the document with openapi-typescript (issue 2 §4). Nobody types a schema
-// by hand: `plumbline spec types --write` regenerates, and a test fails when the committed file drifts.
+// Generates the contract's types.gen.ts from the document with openapi-typescript (issue 2 §4). Nobody types a
+// schema by hand: `plumbline spec types --write` regenerates, and a test fails when the committed file drifts.
+// openapi-typescript (and the TypeScript compiler it needs, 25 MB) is a tool of plumbline's repository, not of the
+// installed package: there `plumbline spec types` prints the types the contract package ships, generated from the
+// same document when it was built (issue 36).
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { SPEC_PATH } from "@plumbline-kit/contract/document";
 
 export const TYPES_PATH = new URL("../../../contract/src/types.gen.ts", import.meta.url);
 
 const HEADER = `// Generated from spec/openapi.yaml by \`plumbline spec types --write\` (openapi-typescript). Do not edit.\n`;
+
+/** The types of the contract's document: generated when openapi-typescript is at hand, else the shipped ones. */
+export async function contractTypes(): Promise<string> {
+  try {
+    createRequire(import.meta.url).resolve("openapi-typescript");
+  } catch {
+    const shipped = createRequire(import.meta.url).resolve("@plumbline-kit/contract/types.gen");
+    return readFileSync(shipped.replace(/\.js$/, ".d.ts"), "utf8");
+  }
+  return generateTypes();
+}
 
 export async function generateTypes(path: string = SPEC_PATH): Promise<string> {
   // dev-time tool: imported lazily so the runtime never loads the TypeScript compiler

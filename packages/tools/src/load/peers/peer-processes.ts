@@ -75,6 +75,8 @@ export function startProcess(
 /** The packages a comparison needs beside this one (optional peers): checked before any peer starts. */
 export function checkComparePeers(): void {
   optionalPeer("@plumbline-kit/mock", "comparing with the plumbline mock (load compare)");
+  // the bare Fastify peer runs on the mock's Fastify (a dependency of the mock's platform)
+  optionalPeer("fastify", "the bare Fastify peer (load compare)");
   optionalPeer("@stoplight/prism-cli/package.json", "comparing with Prism (load compare)");
 }
 
