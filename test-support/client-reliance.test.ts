@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadContract } from "../packages/contract/src/index.ts";
 import { createMockHandlers, type MockHandlers } from "../packages/mock/src/msw/index.ts";
 import { type RunningMock, startMock } from "../packages/mock/src/start-mock.ts";
 import { type RunningReference, startReference } from "../packages/reference/src/start-reference.ts";
-import { loadContract } from "../packages/contract/src/index.ts";
 import { startTestSite, type TestSite } from "./deepcrawl-site.ts";
 import { startUpstreamStandIns, type UpstreamStandIns } from "./upstream-stand-ins.ts";
 

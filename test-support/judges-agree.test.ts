@@ -9,18 +9,18 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { type Contract, loadContract } from "../packages/contract/src/index.ts";
+import type { HarDocument } from "../packages/mock/src/replay/har-file.ts";
+import { type RunningMock, startMock } from "../packages/mock/src/start-mock.ts";
 import { judgeAnswer } from "../packages/tools/src/conformance/answer-judge.ts";
 import { operationFor } from "../packages/tools/src/conformance/http-client.ts";
 import type { Exchange as SuiteExchange } from "../packages/tools/src/conformance/types.ts";
 import { conformanceFailures } from "../packages/tools/src/fuzz/checks/transport-checks.ts";
 import type { HttpOutcome } from "../packages/tools/src/fuzz/http/http-client.ts";
-import type { HarDocument } from "../packages/mock/src/replay/har-file.ts";
-import { type RunningMock, startMock } from "../packages/mock/src/start-mock.ts";
 import type { Exchange as ProxyExchange } from "../packages/tools/src/proxy/exchange.ts";
 import { createExchangeJudge } from "../packages/tools/src/proxy/judge/exchange-judge.ts";
 import { RULE_BY_ID } from "../packages/tools/src/proxy/judge/rules.ts";
 import { createOperationMatcher } from "../packages/tools/src/proxy/operation-match.ts";
-import { type Contract, loadContract } from "../packages/contract/src/index.ts";
 
 interface CorpusExchange {
   name: string;

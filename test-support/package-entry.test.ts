@@ -23,7 +23,10 @@ afterAll(() => rmSync(app, { recursive: true, force: true }));
 
 it("works from plain Node through the packages' built exports, with every export of the TypeScript entries", async () => {
   for (const name of ["contract", "mock", "tools", "reference", "platform", "cli"])
-    expect(existsSync(join(ROOT, "packages", name, "dist", "index.js")), `packages/${name}/dist: run npm run build`).toBe(true);
+    expect(
+      existsSync(join(ROOT, "packages", name, "dist", "index.js")),
+      `packages/${name}/dist: run npm run build`,
+    ).toBe(true);
   mkdirSync(join(app, "node_modules"));
   // the application's node_modules hold the packages (their own dependencies resolve from the repository's)
   symlinkSync(join(ROOT, "node_modules", "@plumbline-kit"), join(app, "node_modules", "@plumbline-kit"), "dir");

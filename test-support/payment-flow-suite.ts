@@ -4,10 +4,10 @@
 // batch is priced per entry; nothing is charged to any account; the payment is recorded.
 import { Challenge, Receipt } from "mppx";
 import { describe, expect, it } from "vitest";
-import { createPayingFetch } from "../packages/tools/src/client/paying-fetch.ts";
-import type { PaymentRecord } from "../packages/platform/src/payment-store.ts";
 import type { Contract } from "../packages/contract/src/index.ts";
 import { paymentChallenges, testCredential } from "../packages/contract/src/payment-test-method.ts";
+import type { PaymentRecord } from "../packages/platform/src/payment-store.ts";
+import { createPayingFetch } from "../packages/tools/src/client/paying-fetch.ts";
 
 export interface PaymentTarget {
   url: string;

@@ -155,8 +155,8 @@ describe("the packages", () => {
               .filter((p) => p !== "k6" && !(p === "har-format" && declared.has("@types/har-format")))
               // the benchmarks are the repository's own (never published): the cli says so when they are absent
               .filter((p) => !(name === "cli" && p === "@plumbline-kit/bench"))
-            // a repository tool: the installed `spec types` prints the types the contract ships instead
-            .filter((p) => !(f === "packages/tools/src/spec/types-gen.ts" && p === "openapi-typescript"))
+              // a repository tool: the installed `spec types` prints the types the contract ships instead
+              .filter((p) => !(f === "packages/tools/src/spec/types-gen.ts" && p === "openapi-typescript"))
               .filter((p) => p !== `@plumbline-kit/${name}` && !declared.has(p))
               .map((p) => `${f} -> ${p}`),
           )

@@ -65,7 +65,10 @@ await build({
   legalComments: "eof",
   logLevel: "warning",
   // CommonJS dependencies inside the bundle may call require()
-  banner: { js: 'import { createRequire as __plumblineRequire } from "node:module"; const require = __plumblineRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __plumblineRequire } from "node:module"; const require = __plumblineRequire(import.meta.url);',
+  },
 });
-if (!existsSync(join(ROOT, "packages/contract/dist/vendor/mppx.js"))) throw new Error("the vendor bundle was not written");
+if (!existsSync(join(ROOT, "packages/contract/dist/vendor/mppx.js")))
+  throw new Error("the vendor bundle was not written");
 console.log(`built ${packages.length} packages in ${((performance.now() - started) / 1000).toFixed(1)} s`);

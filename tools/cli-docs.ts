@@ -3,7 +3,13 @@
 // stale, and tools/cli-docs.test.ts fails then, so the page cannot drift from the parser.
 import { pathToFileURL } from "node:url";
 import { createProgram } from "../packages/cli/src/cli.js";
-import { type Command, type CommandUnknownOpts, commandPath, commandsOf, HELP_WIDTH } from "../packages/cli/src/command-kit.js";
+import {
+  type Command,
+  type CommandUnknownOpts,
+  commandPath,
+  commandsOf,
+  HELP_WIDTH,
+} from "../packages/cli/src/command-kit.js";
 import { derivedFile, derivedMode } from "../packages/tools/src/spec/derived-file.ts";
 
 export const CLI_DOCS_PATH = new URL("../docs/cli.md", import.meta.url);

@@ -48,10 +48,14 @@ export function packAll(dir) {
   for (const name of PACKAGES) {
     if (!statSync(join(ROOT, "packages", name, "dist"), { throwIfNoEntry: false }))
       throw new Error(`packages/${name}/dist is missing: run \`npm run build\` first`);
-    const out = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir, "--workspace", `packages/${name}`], {
-      cwd: ROOT,
-      encoding: "utf8",
-    });
+    const out = execFileSync(
+      "npm",
+      ["pack", "--silent", "--pack-destination", dir, "--workspace", `packages/${name}`],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+      },
+    );
     tarballs[name] = join(dir, out.trim().split("\n").pop() ?? "");
   }
   return tarballs;
@@ -72,7 +76,10 @@ export function filesOf(tarball) {
  */
 export function installInto(specs, o = {}) {
   const dir = o.dir ?? mkdtempSync(join(tmpdir(), "plumbline-install-"));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "user-project", version: "1.0.0", private: true, type: "module" }));
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "user-project", version: "1.0.0", private: true, type: "module" }),
+  );
   const env = { ...process.env };
   if (o.nodeBin) {
     env.PATH = `${o.nodeBin}:${env.PATH}`;
@@ -81,7 +88,16 @@ export function installInto(specs, o = {}) {
   const started = performance.now();
   execFileSync(
     "npm",
-    ["install", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...(o.extra ?? []), ...specs],
+    [
+      "install",
+      "--omit=dev",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      "--loglevel=error",
+      ...(o.extra ?? []),
+      ...specs,
+    ],
     { cwd: dir, env, stdio: ["ignore", "ignore", "inherit"] },
   );
   return { dir, seconds: (performance.now() - started) / 1000 };
@@ -92,7 +108,9 @@ export function footprint(dir) {
   const modules = join(dir, "node_modules");
   const bytes = Number(execFileSync("du", ["-sb", modules], { encoding: "utf8" }).split("\t")[0]);
   const lock = JSON.parse(readFileSync(join(modules, ".package-lock.json"), "utf8"));
-  const packages = Object.keys(lock.packages).filter((p) => p.includes("node_modules/") && !lock.packages[p].link).length;
+  const packages = Object.keys(lock.packages).filter(
+    (p) => p.includes("node_modules/") && !lock.packages[p].link,
+  ).length;
   return { megabytes: bytes / 1e6, packages };
 }
 

@@ -1,10 +1,11 @@
 // The example client's tests, run twice with the same assertions: against the stateful mock as MSW handlers
 // (in-process, no port) and against startMock() over HTTP. The last test compares the two transcripts, so the two
 // entry points cannot drift apart (issue 18, "Done when").
-import { unzipSync } from "fflate";
-import { setupServer } from "msw/node";
+
 import { type MockAdmin, startMock } from "@plumbline-kit/mock";
 import { createMockHandlers } from "@plumbline-kit/mock/msw";
+import { unzipSync } from "fflate";
+import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, createClient } from "../src/web-client.ts";
 

@@ -10,10 +10,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname } from "node:path";
+import type { Contract } from "@plumbline-kit/contract";
 import type { Fault, ProxiedResponse } from "@plumbline-kit/tools/conformance/test/fault-proxy";
 import type { Fault as FuzzFault } from "@plumbline-kit/tools/fuzz/test/fault-proxy";
 import type { CatchJourneyOptions } from "@plumbline-kit/tools/proxy/test/catch-journey";
-import type { Contract } from "@plumbline-kit/contract";
 
 export const FUZZ_FAULTS: FuzzFault[] = [
   "accept-out-of-range",

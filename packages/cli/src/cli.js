@@ -105,10 +105,13 @@ async function loadCommand(name, entry) {
     return await entry.load();
   } catch (err) {
     const code = /** @type {NodeJS.ErrnoException} */ (err).code;
-    const missing = code === "ERR_MODULE_NOT_FOUND" && String(/** @type {Error} */ (err).message).includes(`'${entry.pkg}`);
+    const missing =
+      code === "ERR_MODULE_NOT_FOUND" && String(/** @type {Error} */ (err).message).includes(`'${entry.pkg}`);
     if (!missing) throw err;
     if (entry.pkg === "@plumbline-kit/bench")
-      throw new MissingPackageError(`\`plumbline ${name}\` runs from plumbline's repository (its benchmarks are not published)`);
+      throw new MissingPackageError(
+        `\`plumbline ${name}\` runs from plumbline's repository (its benchmarks are not published)`,
+      );
     throw new MissingPackageError(
       `\`plumbline ${name}\` needs the package ${entry.pkg}, which is not installed: npm install --save-dev ${entry.pkg}`,
     );

@@ -1,13 +1,13 @@
 // The document itself: valid OpenAPI 3.1, lint-clean, its examples valid, its derived files in sync.
 import { readFileSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
 import { DECISIONS_PATH } from "@plumbline-kit/tools/spec/cli";
+import { lintDocument } from "@plumbline-kit/tools/spec/lint";
+import { generateTypes, TYPES_PATH } from "@plumbline-kit/tools/spec/types-gen";
+import { beforeAll, describe, expect, it } from "vitest";
 import { decisionReferences, renderDecisionsPage } from "./decisions.ts";
 import { readRawDocument } from "./document.ts";
 import { type Contract, ERROR_CATALOGUE, loadContract } from "./index.ts";
-import { lintDocument } from "@plumbline-kit/tools/spec/lint";
 import { PROFILE_NAMES, profileNames } from "./profiles.ts";
-import { generateTypes, TYPES_PATH } from "@plumbline-kit/tools/spec/types-gen";
 
 let c: Contract;
 beforeAll(async () => {

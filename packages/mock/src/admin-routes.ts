@@ -1,9 +1,10 @@
 // The admin API under /__mock/ (off the contract's paths; documented in mock/README.md): reset, accounts and
 // balances, the manual clock, the request journal, fault rules, batch entry failures, deepcrawl steering and the
 // stores' counts against their bounds.
-import type { FastifyInstance } from "fastify";
-import { sendError } from "@plumbline-kit/platform/request-state";
+
 import { serializeError } from "@plumbline-kit/contract";
+import { sendError } from "@plumbline-kit/platform/request-state";
+import type { FastifyInstance } from "fastify";
 import type { MockAdmin } from "./mock-state.ts";
 
 const int = (minimum = 0) => ({ type: "integer", minimum });

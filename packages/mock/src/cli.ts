@@ -12,8 +12,13 @@ import {
   usageError,
   wholeNumber,
 } from "@plumbline-kit/cli/command-kit";
+import {
+  WRAPPED_ARGUMENT,
+  WRAPPED_USAGE,
+  wrappedArgumentHelp,
+  wrappedCommand,
+} from "@plumbline-kit/cli/wrapped-command";
 import type { Contract } from "@plumbline-kit/contract/contract";
-import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedArgumentHelp, wrappedCommand } from "@plumbline-kit/cli/wrapped-command";
 import { PROFILE_NAMES } from "@plumbline-kit/contract/profiles";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";

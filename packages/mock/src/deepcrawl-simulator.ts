@@ -4,12 +4,12 @@
 // same packager the reference uses (D-deepcrawl-zip).
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
+import type { Schemas } from "@plumbline-kit/contract";
 import { createZipLinks, newLinkSecret } from "@plumbline-kit/platform/deepcrawl-link";
 import { packageDeepcrawl } from "@plumbline-kit/platform/deepcrawl-package";
 import type { DeepcrawlService, DeepcrawlState, DeepcrawlTask } from "@plumbline-kit/platform/deepcrawl-service";
 import type { EngineContext, SiteCrawler } from "@plumbline-kit/platform/engines";
 import type { Clock } from "@plumbline-kit/platform/stores";
-import type { Schemas } from "@plumbline-kit/contract";
 import { targetStatus } from "./engines/index.ts";
 
 export interface DeepcrawlSteps {

@@ -3,9 +3,10 @@
 // document lists, with the example `Prefer: example=NAME` names, else its first example, else a value generated
 // from the schema (seeded: `Prefer: seed=`, `dynamic=true` skips the examples). The call is validated, priced,
 // rate-limited and charged like any other, since the platform runs it.
+
+import type { Contract, OperationSpec } from "@plumbline-kit/contract";
 import type { EngineContext } from "@plumbline-kit/platform/engines";
 import type { Executor } from "@plumbline-kit/platform/operation-executors";
-import type { Contract, OperationSpec } from "@plumbline-kit/contract";
 import { createRng } from "./engines/rng.ts";
 import { generateValue } from "./engines/schema-value.ts";
 import type { SteeringContext } from "./steered-engines.ts";

@@ -8,9 +8,9 @@
 //   refused: a page of another origin cannot reset or steer the mock, while curl, tests and clients (no Origin) can.
 // Both answer 403 PLB_REQUEST_FORBIDDEN in the contract's shape. The MSW handlers have no Host: they are not guarded.
 import { isIP } from "node:net";
-import type { FastifyInstance } from "fastify";
-import { sendError } from "@plumbline-kit/platform/request-state";
 import { serializeError } from "@plumbline-kit/contract";
+import { sendError } from "@plumbline-kit/platform/request-state";
+import type { FastifyInstance } from "fastify";
 
 export interface HostGuardOptions {
   /** host names served beside the built-in ones (`.example.com` also serves its subdomains); "all": any Host */

@@ -2,9 +2,10 @@
 // be kept and served again: client test suites repeat requests, and generation is most of a call's cost
 // (profiled under load). Only engines whose answer is a pure function of seed and request are memoized: crawl
 // stamps `fetched_at` from the clock and screenshot returns a fresh image buffer.
-import { LRUCache } from "lru-cache";
+
 import type { EngineContext, EngineResult, Engines } from "@plumbline-kit/platform/engines";
 import { PRESERIALIZED } from "@plumbline-kit/platform/operation-executors";
+import { LRUCache } from "lru-cache";
 
 const PURE = ["search", "news", "sitemap", "trending", "extract"] as const;
 

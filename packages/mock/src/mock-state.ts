@@ -1,10 +1,10 @@
 // Everything the mock keeps, and the admin handle over it. The HTTP admin API (/__mock/…) and in-process callers
 // (startMock().admin) use this one object, so both steer the same state.
 import { randomBytes } from "node:crypto";
+import type { ErrorCode } from "@plumbline-kit/contract";
 import { refundFailedTask } from "@plumbline-kit/platform/deepcrawl-service";
 import { createMemoryPaymentStore, type PaymentStore } from "@plumbline-kit/platform/payment-store";
 import { type AccountStore, createMemoryRateLimitStore } from "@plumbline-kit/platform/stores";
-import type { ErrorCode } from "@plumbline-kit/contract";
 import {
   createDeepcrawlSimulator,
   type DeepcrawlScenario,

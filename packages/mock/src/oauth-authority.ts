@@ -5,11 +5,7 @@
 // the same user and credit balance", interface-spec "Authentication" 2); lifetimes run on the mock clock.
 
 import { createHash, randomBytes } from "node:crypto";
-import {
-  fetchedMetadataProblem,
-  redirectUriMatches,
-  redirectUrisProblem,
-} from "@plumbline-kit/platform/redirect-uris";
+import { fetchedMetadataProblem, redirectUriMatches, redirectUrisProblem } from "@plumbline-kit/platform/redirect-uris";
 import type { Account, AccountStore } from "@plumbline-kit/platform/stores";
 import type { MemoryAccounts } from "./memory-accounts.ts";
 

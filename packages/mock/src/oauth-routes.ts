@@ -1,8 +1,9 @@
 // The mock's authorization server over HTTP, at the mock's own base URL ({auth_url} = {base_url}; interface-spec
 // "Discovery endpoints", "OAuth registration contract", "OAuth flow"). These are the mock's routes, like /__mock,
 // not contract operations: OAuth errors use the RFC shape `{error, error_description}`, not the contract's.
-import type { FastifyInstance, FastifyReply } from "fastify";
+
 import { baseUrlOf } from "@plumbline-kit/platform/request-state";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { GRANT_TYPES, type OAuthAuthority, type OAuthError, SCOPES } from "./oauth-authority.ts";
 
 export const OAUTH_PATHS = {

@@ -1,6 +1,7 @@
 // The payments the mock received with the Payment scheme, under the admin API (D-payment-charging).
-import type { FastifyInstance } from "fastify";
+
 import type { PaymentStore } from "@plumbline-kit/platform/payment-store";
+import type { FastifyInstance } from "fastify";
 
 export function paymentAdminRoutes(app: FastifyInstance, payments: PaymentStore) {
   app.get("/__mock/payments", async (req) => {

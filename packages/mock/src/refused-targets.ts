@@ -4,10 +4,11 @@
 // ranges, localhost, cloud metadata names), with the reference's own address classification. `allowPrivateNetwork`
 // opens loopback and private hosts for client teams whose tests crawl their own localhost, as the reference's flag
 // does; cloud metadata and link-local stay refused either way.
+
+import type { ErrorCode } from "@plumbline-kit/contract";
 import { literalHostReason } from "@plumbline-kit/platform/address-policy";
 import type { DeepcrawlService } from "@plumbline-kit/platform/deepcrawl-service";
 import type { EngineContext, EngineResult, Engines } from "@plumbline-kit/platform/engines";
-import type { ErrorCode } from "@plumbline-kit/contract";
 
 type Refusal = EngineResult<never> & { ok: false };
 

@@ -2,10 +2,11 @@
 // what a person checks first: method, path (secrets in the query redacted), status, time, the credits it cost, and
 // the contract's verdict on it: accepted, or refused by the contract with the error's code and message (as Prism
 // prints each request's validation result). The CLI renders the records; `--log json` keeps pino's JSON lines.
-import type { FastifyInstance } from "fastify";
-import type { AccountStore } from "@plumbline-kit/platform/stores";
+
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { redactUrl } from "@plumbline-kit/contract/secrets";
+import type { AccountStore } from "@plumbline-kit/platform/stores";
+import type { FastifyInstance } from "fastify";
 
 export interface LoggedRequest {
   at: Date;

@@ -1,12 +1,12 @@
 // startMock(): the stateful mock as a typed, in-process API (the `plumbline mock` command is a thin CLI over it).
 
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import { type Contract, type ErrorCode, loadContract, type RateLimitPolicy } from "@plumbline-kit/contract";
 import { createPlatform } from "@plumbline-kit/platform/create-platform";
 import { priceCurrency } from "@plumbline-kit/platform/payment-challenge";
 import { createPaymentGate } from "@plumbline-kit/platform/payment-gate";
 import type { PaymentMethodConfig } from "@plumbline-kit/platform/payment-methods";
-import { type Contract, type ErrorCode, loadContract, type RateLimitPolicy } from "@plumbline-kit/contract";
+import type { FastifyInstance } from "fastify";
 import { adminRoutes } from "./admin-routes.ts";
 import type { DeepcrawlSteps } from "./deepcrawl-simulator.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";

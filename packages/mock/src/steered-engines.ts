@@ -1,7 +1,8 @@
 // Prism's `Prefer: example=<name>` and `dynamic=true` on top of the synthetic engines: the named example of the
 // document, or a value generated from the response schema. The call still goes through validation and billing.
-import type { EngineContext, EngineResult, Engines } from "@plumbline-kit/platform/engines";
+
 import type { Contract } from "@plumbline-kit/contract";
+import type { EngineContext, EngineResult, Engines } from "@plumbline-kit/platform/engines";
 import { createRng } from "./engines/rng.ts";
 import { generateValue } from "./engines/schema-value.ts";
 

@@ -1,8 +1,6 @@
 // Error responses the mock is asked for (Prefer: code=NNN, fault rules, failing batch entries): built by the same
 // serializer and challenge code as real errors, so a forced 402 or 429 looks exactly like a real one.
-import type { FastifyRequest } from "fastify";
-import { bearerChallenge, paymentChallenge, priceCurrency } from "@plumbline-kit/platform/payment-challenge";
-import { baseUrlOf } from "@plumbline-kit/platform/request-state";
+
 import {
   type Contract,
   ERROR_CATALOGUE,
@@ -11,6 +9,9 @@ import {
   type SerializedError,
   serializeError,
 } from "@plumbline-kit/contract";
+import { bearerChallenge, paymentChallenge, priceCurrency } from "@plumbline-kit/platform/payment-challenge";
+import { baseUrlOf } from "@plumbline-kit/platform/request-state";
+import type { FastifyRequest } from "fastify";
 
 /** The catalogue code used for a forced status: the first entry with that status. */
 export function codeForStatus(status: number): ErrorCode | null {

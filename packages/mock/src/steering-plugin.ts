@@ -1,10 +1,11 @@
 // Steering from tests, per request (Prefer) and per rule (admin faults): latency, dropped connections and forced
 // statuses. Registered before the platform's auth hook, so a forced status needs no credential, as in Prism.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+import { type Contract, serializeError } from "@plumbline-kit/contract";
 import { connectionOf } from "@plumbline-kit/platform/in-process-call";
 import type { PaymentGate } from "@plumbline-kit/platform/payment-gate";
 import { sendError } from "@plumbline-kit/platform/request-state";
-import { type Contract, serializeError } from "@plumbline-kit/contract";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createRng } from "./engines/rng.ts";
 import type { MockState } from "./mock-state.ts";
 import { MAX_LATENCY_MS, type Preferences, parsePrefer } from "./prefer.ts";

@@ -1,6 +1,7 @@
 // The free operations: health, usage and deepcrawl status, plus the zip route zipUrl points at.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
 import { serializeError } from "@plumbline-kit/contract";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { statusResponse } from "./deepcrawl-service.ts";
 import { isPayerAccount } from "./payment-accounting.ts";
 import { bearerChallenge } from "./payment-challenge.ts";

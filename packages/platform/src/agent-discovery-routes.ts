@@ -2,8 +2,8 @@
 // document and the configured addresses: the MCP protected-resource metadata (D-mcp-endpoint), the API catalog
 // (RFC 9727, D-api-catalog), the MCP server card (D-mcp-server-card) and the agent skills index (D-agent-skills).
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import type { FastifyInstance } from "fastify";
 import { mcpSettings } from "@plumbline-kit/contract";
+import type { FastifyInstance } from "fastify";
 import { renderSkill, SKILL_PATH, skillsIndex } from "./agent-skill.ts";
 import { agentUrlsOf } from "./agent-urls.ts";
 import type { PlatformOptions } from "./platform-options.ts";

@@ -1,9 +1,10 @@
 // Authentication challenges (interface-spec "Authentication" 1-4; D-auth, D-status-auth, D-payment-challenge).
 // Runs in onRequest, before the body is parsed: an anonymous call to a paid operation gets the 402 challenge
 // whatever its body, as the live service answers.
+
+import { type OperationSpec, serializeError } from "@plumbline-kit/contract";
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import fp from "fastify-plugin";
-import { type OperationSpec, serializeError } from "@plumbline-kit/contract";
 import { bearerChallenge, paymentChallenge, priceCurrency } from "./payment-challenge.ts";
 import { hasPaymentCredential } from "./payment-gate.ts";
 import type { PlatformOptions } from "./platform-options.ts";

@@ -4,9 +4,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Contract, type JsonSchema, loadContract, type Schemas } from "@plumbline-kit/contract";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Contract, type JsonSchema, loadContract, type Schemas } from "@plumbline-kit/contract";
 import {
   type DeepcrawlPackageInput,
   manifestChunks,

@@ -1,8 +1,8 @@
 // The packaged deepcrawl result (D-deepcrawl-zip): `manifest.json` (schema DeepcrawlManifest) at the root and one
 // Markdown document with YAML front matter per fetched page under `pages/`.
 import { createHash } from "node:crypto";
-import { strFromU8, strToU8, unzipSync, type Zippable, zipSync } from "fflate";
 import type { Schemas } from "@plumbline-kit/contract";
+import { strFromU8, strToU8, unzipSync, type Zippable, zipSync } from "fflate";
 import type { CrawledPage } from "./engines.ts";
 import { withFrontMatter } from "./markdown-front-matter.ts";
 

@@ -1,7 +1,8 @@
 // The /docs page is generated from the contract alone: every operation, decision and catalogue code is on it, the
 // bounds come from the schemas, it loads nothing from outside, and no text from the document becomes markup.
-import { beforeAll, describe, expect, it } from "vitest";
+
 import { type Contract, ERROR_CATALOGUE, loadContract } from "@plumbline-kit/contract";
+import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocsPage } from "./docs-page.ts";
 
 let contract: Contract;

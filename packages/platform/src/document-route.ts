@@ -1,8 +1,9 @@
 // A free operation of the document that the platform has no route of its own for (a version of the contract that
 // adds one): validated as the contract's routes are (400 for parameters, 422 or 400 for the body:
 // D-validation-status), then answered by the implementation's document executor. Paid ones take the paid flow.
-import type { FastifyInstance } from "fastify";
+
 import { type OperationSpec, serializeError } from "@plumbline-kit/contract";
+import type { FastifyInstance } from "fastify";
 import type { EngineContext } from "./engines.ts";
 import type { Executor } from "./operation-executors.ts";
 import type { PlatformOptions } from "./platform-options.ts";

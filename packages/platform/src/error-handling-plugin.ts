@@ -1,7 +1,8 @@
 // Bad input always gets the contract's error shape, never a crash or a 500 (D-validation-status): parser errors
 // become 400s, unknown routes 404, anything unexpected 500 PLB_INTERNAL, logged with its request id.
-import fp from "fastify-plugin";
+
 import { type ErrorCode, serializeError } from "@plumbline-kit/contract";
+import fp from "fastify-plugin";
 import { sendError } from "./request-state.ts";
 
 interface FastifyishError extends Error {

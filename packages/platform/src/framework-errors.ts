@@ -5,8 +5,8 @@
 // every operation lists, with a catalogue code; the route is unknown at that point, so no operation's list can
 // be consulted.
 import type { Socket } from "node:net";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { clientErrorCode, serializeError } from "@plumbline-kit/contract";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sendError } from "./request-state.ts";
 
 /**

@@ -2,8 +2,9 @@
 // serializer, with the URL's secret query parameters redacted (spec/secrets.ts). The service takes keys in the
 // Authorization header only, which is never logged; a key, token or OAuth code sent in the query string is written
 // as `[REDACTED]` (issue 38).
-import type { FastifyRequest } from "fastify";
+
 import { redactUrl } from "@plumbline-kit/contract/secrets";
+import type { FastifyRequest } from "fastify";
 
 type LoggerOption = boolean | Record<string, unknown> | undefined;
 

@@ -10,8 +10,8 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { mcpSettings, serializeError } from "@plumbline-kit/contract";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { agentUrlsOf } from "./agent-urls.ts";
 import { bearerCredential } from "./auth-plugin.ts";
 import { callTool } from "./mcp-tool-call.ts";

@@ -1,8 +1,8 @@
 // A tool call runs its REST operation in-process with the caller's credential (D-mcp-tools), so the tool answers
 // with the REST operation's results, errors, charges and rate limits, and cannot drift from them.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type Contract, type McpTool, serializeError } from "@plumbline-kit/contract";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { IN_PROCESS_HEADER, lendConnection } from "./in-process-call.ts";
 
 /** Headers of the MCP request that the REST call keeps: the credential, the mock's steering, the host for links. */

@@ -1,6 +1,6 @@
 // The paid-operation flow (interface-spec "General rules" 2-3, "Errors"; D-validation-status, D-charging):
 // validate (400/422) → semantic checks (400) → hold the price (402) → run → settle or release.
-import type { FastifyReply, FastifyRequest } from "fastify";
+
 import {
   type Contract,
   ERROR_CATALOGUE,
@@ -9,6 +9,7 @@ import {
   serializeError,
 } from "@plumbline-kit/contract";
 import { addAmounts, entryPrice, requestPrice } from "@plumbline-kit/contract/payment-amount";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { type BatchEntry, DEFAULT_BATCH_LIMITS, runBatch, summarize } from "./batch.ts";
 import { ClientHangUp } from "./client-gone.ts";
 import type { EngineContext } from "./engines.ts";

@@ -4,9 +4,10 @@
 // the challenge's scope), credentials in `Authorization: Payment …` checked against this call's price, single
 // use, and a `Payment-Receipt` on the paid answer. Every refusal is a 402 RFC 9457 problem in the contract's
 // error shape with a fresh challenge, so a client can pay again.
-import type { FastifyRequest } from "fastify";
-import { Challenge, Credential, Errors, Mppx, Receipt, Transport } from "@plumbline-kit/contract/vendor/mppx";
+
 import { type ErrorCode, type OperationSpec, type SerializedError, serializeError } from "@plumbline-kit/contract";
+import { Challenge, Credential, Errors, Mppx, Receipt, Transport } from "@plumbline-kit/contract/vendor/mppx";
+import type { FastifyRequest } from "fastify";
 import { bearerChallenge } from "./payment-challenge.ts";
 import {
   type ConfiguredMethod,

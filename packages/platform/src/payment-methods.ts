@@ -3,8 +3,8 @@
 // production methods (Tempo stablecoin, Stripe) are wired from configuration. Those two settle against networks
 // this project cannot reach offline: only their configuration is tested here.
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { Errors, Method, Receipt } from "@plumbline-kit/contract/vendor/mppx";
 import { testCharge, testSignature } from "@plumbline-kit/contract/payment-test-method";
+import { Errors, Method, Receipt } from "@plumbline-kit/contract/vendor/mppx";
 import type { PaymentStore } from "./payment-store.ts";
 
 export type PaymentMethodConfig =
@@ -52,7 +52,8 @@ function testServer(key: string, store: PaymentStore): Method.AnyServer {
 
 /** The production methods' SDK modules are loaded only when one is configured (they pull in viem and more). */
 export async function configureMethod(c: PaymentMethodConfig, store: PaymentStore): Promise<ConfiguredMethod> {
-  const { stripe, tempo } = c.method === "test"
+  const { stripe, tempo } =
+    c.method === "test"
       ? ({} as typeof import("@plumbline-kit/contract/vendor/mppx-server"))
       : await import("@plumbline-kit/contract/vendor/mppx-server");
   switch (c.method) {

@@ -1,6 +1,7 @@
 // Everything an implementation plugs into the platform (style: one injected record, as Prism's core takes).
-import type { FastifyRequest } from "fastify";
+
 import type { Contract, ErrorCode, OperationSpec, RateLimitPolicy } from "@plumbline-kit/contract";
+import type { FastifyRequest } from "fastify";
 import type { BatchLimits } from "./batch.ts";
 import type { DeepcrawlService } from "./deepcrawl-service.ts";
 import type { EngineContext, Engines } from "./engines.ts";

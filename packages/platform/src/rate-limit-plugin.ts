@@ -1,8 +1,9 @@
 // Per-account rate limits (interface-spec "Limits" 4; D-rate-limits): fixed windows shared by all of an
 // account's keys, a tighter window for /screenshot, 429 with Retry-After and the IETF RateLimit headers.
+
+import { type RateLimitPolicy, serializeError } from "@plumbline-kit/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { type RateLimitPolicy, serializeError } from "@plumbline-kit/contract";
 import type { PlatformOptions } from "./platform-options.ts";
 import { addOperationHook, sendError } from "./request-state.ts";
 

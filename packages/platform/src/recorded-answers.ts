@@ -7,8 +7,9 @@
 // hooks), then the body's validation (400/422), then the price held from the balance (402 when it cannot be), and
 // only then the recorded answer instead of running an engine. The credits are the contract's price for the request
 // (D-charging applied to the recorded outcome), never what the recording says it cost.
-import type { FastifyReply, FastifyRequest } from "fastify";
+
 import type { Contract, OperationSpec } from "@plumbline-kit/contract";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { chargedFailure } from "./operation-executors.ts";
 
 export interface RecordedAnswer {

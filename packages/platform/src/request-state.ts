@@ -1,6 +1,7 @@
 // What the platform's hooks learn about a request, kept on it for the later hooks and the handler.
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
+
 import type { OperationSpec, SerializedError } from "@plumbline-kit/contract";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import type { Account } from "./stores.ts";
 
 declare module "fastify" {

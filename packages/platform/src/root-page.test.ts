@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "@plumbline-kit/contract";
 import { type RunningReference, startReference } from "@plumbline-kit/reference/start-reference";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let ref: RunningReference;
 let dir: string;

@@ -2,8 +2,9 @@
 // has no path for it), only a pointer for a person who opens the server's address: a small HTML page for a
 // browser, JSON otherwise (by Accept), naming /docs, /openapi.json and /health. Everything else unknown still
 // answers 404 in the contract's error shape.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+
 import type { Contract } from "@plumbline-kit/contract";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { escapeHtml } from "./docs-html.ts";
 import { baseUrlOf } from "./request-state.ts";
 

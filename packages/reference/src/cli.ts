@@ -13,7 +13,12 @@ import {
   repeatable,
   wholeNumber,
 } from "@plumbline-kit/cli/command-kit";
-import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedArgumentHelp, wrappedCommand } from "@plumbline-kit/cli/wrapped-command";
+import {
+  WRAPPED_ARGUMENT,
+  WRAPPED_USAGE,
+  wrappedArgumentHelp,
+  wrappedCommand,
+} from "@plumbline-kit/cli/wrapped-command";
 import { checkS3Endpoint, parsePackageStoreUrl } from "./deepcrawl/s3-package-store-options.ts";
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 // parent Node that started it (bin/relaunch.js).
 import { randomFill } from "node:crypto";
 import { parentEnded } from "@plumbline-kit/cli/relaunch";
+import { paymentMethodsFromFlags } from "@plumbline-kit/platform/payment-methods";
 import type { AuthServerCommandOptions, ReferenceServerOptions } from "./cli.ts";
 import { deepcrawlOptions } from "./deepcrawl/deepcrawl-flags.ts";
-import { paymentMethodsFromFlags } from "@plumbline-kit/platform/payment-methods";
 import { parseSearchUpstreams } from "./search/upstream-flags.ts";
 
 /**

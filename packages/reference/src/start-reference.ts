@@ -2,8 +2,18 @@
 // the shared platform over SQL stores (SQLite by default, PostgreSQL with databaseUrl) and real engines.
 
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance } from "fastify";
 import { type Contract, loadContract, type RateLimitPolicy } from "@plumbline-kit/contract";
+import { createPlatform } from "@plumbline-kit/platform/create-platform";
+import { type DeepcrawlService, refundFailedTask } from "@plumbline-kit/platform/deepcrawl-service";
+import type { Engines } from "@plumbline-kit/platform/engines";
+import { priceCurrency } from "@plumbline-kit/platform/payment-challenge";
+import { createPaymentGate } from "@plumbline-kit/platform/payment-gate";
+import type { PaymentMethodConfig } from "@plumbline-kit/platform/payment-methods";
+import type { PaymentStore } from "@plumbline-kit/platform/payment-store";
+import type { PlatformOptions } from "@plumbline-kit/platform/platform-options";
+import { defaultSearchService } from "@plumbline-kit/platform/request-defaults";
+import { type Clock, realClock } from "@plumbline-kit/platform/stores";
+import type { FastifyInstance } from "fastify";
 import type { CookieSecureMode } from "./auth/account-pages.ts";
 import { authView, migrateAuth } from "./auth/auth-schema.ts";
 import { type AuthServer, prepareAuthServer } from "./auth/auth-server.ts";
@@ -30,16 +40,6 @@ import {
 } from "./engines/index.ts";
 import { createParsePool, type ParsePoolOptions } from "./engines/parse/parse-pool.ts";
 import { createTrendingEngine } from "./engines/trending-engine.ts";
-import { createPlatform } from "@plumbline-kit/platform/create-platform";
-import { type DeepcrawlService, refundFailedTask } from "@plumbline-kit/platform/deepcrawl-service";
-import type { Engines } from "@plumbline-kit/platform/engines";
-import { priceCurrency } from "@plumbline-kit/platform/payment-challenge";
-import { createPaymentGate } from "@plumbline-kit/platform/payment-gate";
-import type { PaymentMethodConfig } from "@plumbline-kit/platform/payment-methods";
-import type { PaymentStore } from "@plumbline-kit/platform/payment-store";
-import type { PlatformOptions } from "@plumbline-kit/platform/platform-options";
-import { defaultSearchService } from "@plumbline-kit/platform/request-defaults";
-import { type Clock, realClock } from "@plumbline-kit/platform/stores";
 import { createPageIndex } from "./search/create-page-index.ts";
 import { deepcrawlIndexSink, indexingCrawl } from "./search/index-feeds.ts";
 import type { PageIndex } from "./search/page-index.ts";

@@ -1,10 +1,11 @@
 // The options the clients of a target share (conform, fuzz, load, gate): one name and one parser per concept, so
 // `--operations`, `--rate-limit` or `--fixture-url` mean the same on every command. Each command words the
 // description for what it does with the value.
-import { PRECONDITION_KINDS } from "./conformance/skip-reasons.ts";
+
+import { commaList, commaListOf, InvalidArgumentError, Option, wholeNumber } from "@plumbline-kit/cli/command-kit";
 import { parseRateLimitOption } from "@plumbline-kit/contract/rate-limit-headers";
 import { REPORTERS } from "@plumbline-kit/contract/report/github";
-import { commaList, commaListOf, InvalidArgumentError, Option, wholeNumber } from "@plumbline-kit/cli/command-kit";
+import { PRECONDITION_KINDS } from "./conformance/skip-reasons.ts";
 
 export const targetOption = (what = "base URL of the implementation to judge") =>
   new Option("--target <url>", what).makeOptionMandatory();

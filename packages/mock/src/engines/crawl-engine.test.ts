@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { countWords } from "@plumbline-kit/platform/word-count";
+import { describe, expect, it } from "vitest";
 import { contract, ctx, engines, FIXED_NOW, ok, SEEDS } from "../test/engine-fixture.ts";
 
 const crawl = (url: string, seed = 1, v: "normal" | "max" = "normal") => engines.crawl({ url } as never, ctx(seed, v));

@@ -2,9 +2,9 @@
 // the metadata of D-crawl-metadata; `fetched_at` comes from the injected clock. variability "max" nulls some
 // nullable metadata fields and adds a property the contract does not name (metadata is open).
 
+import type { Schemas } from "@plumbline-kit/contract";
 import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
 import { countWords } from "@plumbline-kit/platform/word-count";
-import type { Schemas } from "@plumbline-kit/contract";
 import { createRng } from "./rng.ts";
 import { sitePage } from "./site-page.ts";
 import { targetFailure } from "./target-status.ts";

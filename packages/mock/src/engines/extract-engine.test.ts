@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { unwrapResponseFormat } from "@plumbline-kit/platform/response-format";
 import { createAjv } from "@plumbline-kit/contract/validators";
+import { unwrapResponseFormat } from "@plumbline-kit/platform/response-format";
+import { describe, expect, it } from "vitest";
 import { contract, ctx, engines, ok, SEEDS } from "../test/engine-fixture.ts";
 import { RESPONSE_SCHEMAS } from "../test/extract-schemas.ts";
 

@@ -5,10 +5,10 @@
 // cannot produce the asked shape would, rather than answering a body that breaks the decision. Without a
 // schema, results is the page's main facts: { title, description, url }.
 
-import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
-import { unwrapResponseFormat } from "@plumbline-kit/platform/response-format";
 import type { Schemas } from "@plumbline-kit/contract";
 import { createAjv } from "@plumbline-kit/contract/validators";
+import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
+import { unwrapResponseFormat } from "@plumbline-kit/platform/response-format";
 import { createRng } from "./rng.ts";
 import { generateValue } from "./schema-value.ts";
 import { sitePage } from "./site-page.ts";

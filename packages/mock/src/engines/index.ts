@@ -3,8 +3,8 @@
 // ctx.seed and the request (rng.ts), except crawl's `fetched_at` and deepcrawl's `fetchedAt`, which read the
 // injected clock. Failures follow the `/status/NNN` and `__fail_502__` convention of target-status.ts.
 
-import type { Engines, SiteCrawler } from "@plumbline-kit/platform/engines";
 import type { Contract } from "@plumbline-kit/contract";
+import type { Engines, SiteCrawler } from "@plumbline-kit/platform/engines";
 import { createCrawlEngine } from "./crawl-engine.ts";
 import { createExtractEngine } from "./extract-engine.ts";
 import { createScreenshotEngine } from "./screenshot-engine.ts";

@@ -1,7 +1,7 @@
+import type { Schemas } from "@plumbline-kit/contract";
+import type { ScreenshotImage } from "@plumbline-kit/platform/engines";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import type { ScreenshotImage } from "@plumbline-kit/platform/engines";
-import type { Schemas } from "@plumbline-kit/contract";
 import { contract, ctx, engines, ok } from "../test/engine-fixture.ts";
 
 type Request = Schemas["ScreenshotRequest"];

@@ -3,10 +3,11 @@
 // 600×200 × device_scale_factor for a `selector` element. `color_scheme: dark` darkens the page,
 // `omit_background` makes the background transparent in png and webp (jpeg has no alpha), and `quality`
 // applies to jpeg and webp only (D-screenshot-quality). Viewport defaults are read from the contract.
-import sharp from "sharp";
-import type { EngineContext, EngineResult, ScreenshotImage } from "@plumbline-kit/platform/engines";
+
 import type { Contract, Schemas } from "@plumbline-kit/contract";
 import { htmlEscape } from "@plumbline-kit/contract/report/html";
+import type { EngineContext, EngineResult, ScreenshotImage } from "@plumbline-kit/platform/engines";
+import sharp from "sharp";
 import { createRng } from "./rng.ts";
 import { blend, type Canvas, createCanvas, drawElement, drawPage, palette } from "./screenshot-canvas.ts";
 import { targetFailure } from "./target-status.ts";

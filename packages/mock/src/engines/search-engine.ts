@@ -4,9 +4,9 @@
 // adds `images`. variability "max" also returns zero-result pages, extra properties on hits (D-search-result-id:
 // an opaque `id`) and empty `images`, all of which the contract allows.
 
+import type { Contract, Schemas } from "@plumbline-kit/contract";
 import type { EngineContext, EngineResult, Engines } from "@plumbline-kit/platform/engines";
 import { echoedParameters } from "@plumbline-kit/platform/request-defaults";
-import type { Contract, Schemas } from "@plumbline-kit/contract";
 import { createRng, type Rng } from "./rng.ts";
 import { buildHit, hitContent, type SearchKind } from "./search-result.ts";
 import { pickHost, siteFilter } from "./site-filter.ts";

@@ -2,8 +2,8 @@
 // for the requested host; `all` returns the links of the one page, same-host ones and several to other hosts.
 // No page content is produced (rule 4).
 
-import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
 import type { Schemas } from "@plumbline-kit/contract";
+import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
 import { createRng } from "./rng.ts";
 import { otherHostLinks, sameHostLinks } from "./site-links.ts";
 import { targetFailure } from "./target-status.ts";

@@ -14,8 +14,8 @@
 // still fails it as PLB_UPSTREAM_FAILED. search and news have no target URL: a query of exactly `__fail_502__`
 // fails with PLB_UPSTREAM_FAILED instead, so batch partial failures can be exercised (contract-notes).
 
-import type { EngineResult } from "@plumbline-kit/platform/engines";
 import type { ErrorCode } from "@plumbline-kit/contract";
+import type { EngineResult } from "@plumbline-kit/platform/engines";
 
 export type TargetOperation = "crawl" | "screenshot" | "sitemap" | "extract" | "deepcrawl";
 

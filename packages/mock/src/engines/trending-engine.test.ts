@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import type { Schemas } from "@plumbline-kit/contract";
+import { describe, expect, it } from "vitest";
 import { contract, ctx, engines, ok, SEEDS } from "../test/engine-fixture.ts";
 
 type Request = Schemas["TrendingRequest"];

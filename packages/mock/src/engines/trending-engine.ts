@@ -5,10 +5,10 @@
 // A null `description` is what the contract allows and what a real client mishandled (contract-notes), so the
 // contract-edge mode (variability "max") answers null for those, and also nulls and drops github's.
 
+import type { Contract, Schemas } from "@plumbline-kit/contract";
 import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
 import { trendingLimit } from "@plumbline-kit/platform/request-defaults";
 import { trendingResult } from "@plumbline-kit/platform/trending-result";
-import type { Contract, Schemas } from "@plumbline-kit/contract";
 import { createRng, type Rng } from "./rng.ts";
 import { sentence, slug, titleCase } from "./text.ts";
 import { FILLER_TOPICS, GITHUB_OWNERS, REPO_WORDS, WEB_HOSTS } from "./vocabulary.ts";

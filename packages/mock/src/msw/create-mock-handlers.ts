@@ -9,11 +9,15 @@ async function loadMsw(): Promise<typeof import("msw")> {
   try {
     return await import("msw");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || !String((err as Error).message).includes("'msw'"))
+    if (
+      (err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" ||
+      !String((err as Error).message).includes("'msw'")
+    )
       throw err;
     throw new Error("createMockHandlers needs msw 2.x, which is not installed: npm install --save-dev msw");
   }
 }
+
 import type { Contract } from "@plumbline-kit/contract";
 import type { MockAccountInput } from "../memory-accounts.ts";
 import type { MockAdmin } from "../mock-state.ts";

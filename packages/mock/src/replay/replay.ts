@@ -9,10 +9,10 @@
 // secret the recorder removed) matches any value. Requests that match the same recorded request get its recorded
 // answers in recorded order, then the last one again and again.
 
+import type { Contract, FieldError, OperationSpec } from "@plumbline-kit/contract";
+import { type Exchange as JudgedExchange, judgeExchange } from "@plumbline-kit/contract/checks/index";
 import type { FoundAnswer, RecordedAnswer, RecordedAnswers } from "@plumbline-kit/platform/recorded-answers";
 import { baseUrlOf } from "@plumbline-kit/platform/request-state";
-import { type Exchange as JudgedExchange, judgeExchange } from "@plumbline-kit/contract/checks/index";
-import type { Contract, FieldError, OperationSpec } from "@plumbline-kit/contract";
 import { canonicalJson, hasRedacted, matchesRecorded, REDACTED } from "./canonical-json.ts";
 import { DEFAULT_REPLAY_MAX_BYTES, type HarDocument, type HarEntry, ReplayFileError, readHar } from "./har-file.ts";
 

@@ -5,11 +5,11 @@
 // step waits on a guessed time: the client hangs up once the engines have started, and they end when told.
 import { request } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadContract } from "@plumbline-kit/contract";
 import { createPlatform } from "@plumbline-kit/platform/create-platform";
 import type { Engines } from "@plumbline-kit/platform/engines";
-import { loadContract } from "@plumbline-kit/contract";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSyntheticEngines } from "../engines/index.ts";
 import { createMockState, type MockState } from "../mock-state.ts";
 

@@ -1,6 +1,7 @@
 // Authentication through HTTP (interface-spec "Authentication"; D-auth, D-status-auth, D-payment-challenge).
-import { describe, expect, it } from "vitest";
+
 import { baseBody } from "@plumbline-kit/contract/bounds";
+import { describe, expect, it } from "vitest";
 import { KEY, useMock } from "./harness.ts";
 
 const h = useMock();

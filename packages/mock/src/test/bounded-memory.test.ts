@@ -1,9 +1,10 @@
 // A long-running mock keeps bounded memory (issue 38): finished deepcrawl tasks expire after their retention on the
 // mock clock and are capped (the oldest finished first, never a running task), the journal is a ring, and every
 // other store that grows with traffic is capped or swept; GET /__mock/stats shows each count against its bound.
-import { describe, expect, it } from "vitest";
+
 import { createMemoryPaymentStore, type PaymentRecord } from "@plumbline-kit/platform/payment-store";
 import { createMemoryRateLimitStore } from "@plumbline-kit/platform/stores";
+import { describe, expect, it } from "vitest";
 import { createMemoryAccounts } from "../memory-accounts.ts";
 import type { MockStats } from "../mock-state.ts";
 import { createOAuthAuthority, OAUTH_MAX_KEPT } from "../oauth-authority.ts";

@@ -1,7 +1,8 @@
 // Credits through HTTP (interface-spec "What the service does", "Limits" 3; D-charging): every price comes from
 // the spec's price table, never from a number typed here.
-import { describe, expect, it } from "vitest";
+
 import { baseBody } from "@plumbline-kit/contract/bounds";
+import { describe, expect, it } from "vitest";
 import { BROKE, useMock } from "./harness.ts";
 
 const h = useMock();

@@ -1,7 +1,8 @@
 // Generated data through HTTP (issue 3 "Data"): deterministic for a seed and request, and consistent with it.
+
+import { createAjv } from "@plumbline-kit/contract/validators";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { createAjv } from "@plumbline-kit/contract/validators";
 import { useMock } from "./harness.ts";
 
 const h = useMock({ seed: 7 });

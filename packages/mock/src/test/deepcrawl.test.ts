@@ -1,8 +1,9 @@
 // Deepcrawl through HTTP on the manual clock (interface-spec "States and transitions"; D-deepcrawl-states,
 // D-deepcrawl-zip, D-status-not-found).
-import { describe, expect, it } from "vitest";
-import { readDeepcrawlPackage } from "@plumbline-kit/platform/deepcrawl-package";
+
 import type { JsonSchema } from "@plumbline-kit/contract";
+import { readDeepcrawlPackage } from "@plumbline-kit/platform/deepcrawl-package";
+import { describe, expect, it } from "vitest";
 import { useMock } from "./harness.ts";
 
 const h = useMock({

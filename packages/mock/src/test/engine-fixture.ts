@@ -1,6 +1,7 @@
 // Shared setup of the engine tests: the contract, engines on a fixed clock, and contexts by seed.
-import type { EngineContext } from "@plumbline-kit/platform/engines";
+
 import { loadContract } from "@plumbline-kit/contract";
+import type { EngineContext } from "@plumbline-kit/platform/engines";
 import { createSyntheticEngines, createSyntheticSiteCrawler } from "../engines/index.ts";
 
 export const FIXED_NOW = new Date("2026-11-25T21:50:00.000Z");

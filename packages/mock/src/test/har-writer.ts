@@ -3,7 +3,11 @@
 // against exactly what `plumbline proxy --record` writes. Also a tiny capturing client that turns calls to a running
 // server into Exchanges.
 import type { Exchange } from "@plumbline-kit/tools/proxy/exchange";
-import { type PlumblineEntry, type PlumblineHar, harEntry as recordedEntry } from "@plumbline-kit/tools/proxy/har/har-entry";
+import {
+  type PlumblineEntry,
+  type PlumblineHar,
+  harEntry as recordedEntry,
+} from "@plumbline-kit/tools/proxy/har/har-entry";
 import { redactedView } from "@plumbline-kit/tools/proxy/redacted-view";
 import { createRedactor } from "@plumbline-kit/tools/proxy/redaction";
 

@@ -1,7 +1,8 @@
 // Black-box harness: a mock on a free port, and a client that runs every response it receives through the spec
 // module's response validators (issue 3: "every response the mock sends validates against the spec").
-import { afterAll, beforeAll, expect } from "vitest";
+
 import { type Contract, loadContract, type OperationSpec } from "@plumbline-kit/contract";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { MockAccountInput } from "../memory-accounts.ts";
 import { type MockOptions, type RunningMock, startMock } from "../start-mock.ts";
 

@@ -2,8 +2,8 @@
 // another origin and a request for a host name the mock does not serve (DNS rebinding) are refused 403 in the
 // contract's shape; curl, tests and clients (no Origin, loopback hosts) are served; --allowed-hosts opts names in.
 import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, loadContract } from "@plumbline-kit/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningMock, startMock } from "../start-mock.ts";
 
 const KEY = "host-guard-key-1a2b";

@@ -2,8 +2,8 @@
 // key and with a token it obtains through the OAuth flow by itself; tools as the document lists them, calls charged
 // as the REST operations.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpSettings } from "@plumbline-kit/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpClientThroughOAuth, mcpClientWithKey } from "../../../../test-support/mcp-client.ts";
 import { BROKE, KEY, useMock } from "./harness.ts";
 

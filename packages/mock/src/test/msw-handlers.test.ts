@@ -1,9 +1,10 @@
 // The mock as MSW handlers (issue 18): every answer validates against the spec with the same check the server
 // mock's tests use (violationsOf), URLs the mock hands out are on the chosen base and intercepted too, steering
 // and faults behave as over a socket, and several instances in one process keep separate state.
+
+import { loadContract } from "@plumbline-kit/contract";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadContract } from "@plumbline-kit/contract";
 import { createMockHandlers, DEFAULT_MSW_BASE_URL, type MockHandlers } from "../msw/index.ts";
 import { type Exchange, violationsOf } from "./harness.ts";
 

@@ -1,8 +1,9 @@
 // Pay per request on the mock (issue 16): the shared flow, plus the mock's steering of refusals (Prefer:
 // payment=refused|expired|replayed) and the payments in the admin journal.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPayingFetch } from "@plumbline-kit/tools/client/paying-fetch";
+
 import { paymentChallenges, testCredential } from "@plumbline-kit/contract/payment-test-method";
+import { createPayingFetch } from "@plumbline-kit/tools/client/paying-fetch";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describePaymentFlow } from "../../../../test-support/payment-flow-suite.ts";
 import { type RunningMock, startMock } from "../start-mock.ts";
 

@@ -6,12 +6,12 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setupServer } from "msw/node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadContract } from "@plumbline-kit/contract";
+import { type FixtureSite, serveSite } from "@plumbline-kit/reference/test/fixture-site";
 import { createPayingFetch } from "@plumbline-kit/tools/client/paying-fetch";
 import { type RunningProxy, startProxy } from "@plumbline-kit/tools/proxy/start-proxy";
-import { type FixtureSite, serveSite } from "@plumbline-kit/reference/test/fixture-site";
-import { loadContract } from "@plumbline-kit/contract";
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ReferenceProcess, startReferenceProcess } from "../../../../test-support/reference-process.ts";
 import { createMockHandlers, type MockHandlers } from "../msw/index.ts";
 import { type RunningMock, startMock } from "../start-mock.ts";

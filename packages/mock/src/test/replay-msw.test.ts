@@ -1,8 +1,9 @@
 // Replay through the MSW handlers (issue 28): the same recording gives the same answers in-process as over a
 // socket, stateful alike (credits, 402, 422), since both drive the one Fastify instance and its replay hook.
+
+import { type Contract, loadContract } from "@plumbline-kit/contract";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Contract, loadContract } from "@plumbline-kit/contract";
 import { createMockHandlers, type MockHandlers } from "../msw/index.ts";
 import type { HarDocument } from "../replay/har-file.ts";
 import { type RunningMock, startMock } from "../start-mock.ts";

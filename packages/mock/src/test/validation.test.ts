@@ -1,7 +1,8 @@
 // Validation through HTTP (issue 3 "Validation"; D-validation-status, D-error-codes): 400 for what is not JSON,
 // 422 listing every violated field, 404 for unknown routes, and nothing charged for any of them.
-import { describe, expect, it } from "vitest";
+
 import { boundCases } from "@plumbline-kit/contract/bounds";
+import { describe, expect, it } from "vitest";
 import { useMock } from "./harness.ts";
 
 const h = useMock();

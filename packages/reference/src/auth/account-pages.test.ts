@@ -7,9 +7,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { redirectUriMatches } from "@plumbline-kit/platform/redirect-uris";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CookieJar, cookieJar } from "../../../../test-support/http-consent.ts";
-import { redirectUriMatches } from "@plumbline-kit/platform/redirect-uris";
 import { type RunningReference, startReference } from "../start-reference.ts";
 
 let ref: RunningReference;

@@ -3,10 +3,11 @@
 // RFC 8414 metadata at /.well-known/oauth-authorization-server), and the account pages. oidc-provider is a Koa
 // application; its callback takes the raw Node request, so these routes hand the request over untouched (no body
 // parsing) and hijack the reply.
+
+import type { RateLimitStore } from "@plumbline-kit/platform/stores";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type Provider from "oidc-provider";
-import type { RateLimitStore } from "@plumbline-kit/platform/stores";
 import type { Database, Dialect } from "../store/schema.ts";
 import { type AccountPagesOptions, accountPages, type CookieSecureMode } from "./account-pages.ts";
 import { authView, migrateAuth } from "./auth-schema.ts";

@@ -4,9 +4,10 @@
 // token, no e-mail), a refresh token only with offline_access, refresh rotation (oidc-provider revokes the whole
 // grant when a rotated refresh token is presented again), revocation (RFC 7009), opaque access tokens stored in the
 // database (so the API can refuse a revoked one at once). The interaction pages (sign in, consent) are ours.
+
+import { fetchedMetadataProblem, redirectUriMatches, redirectUrisProblem } from "@plumbline-kit/platform/redirect-uris";
 import type { Kysely } from "kysely";
 import Provider, { errors } from "oidc-provider";
-import { fetchedMetadataProblem, redirectUriMatches, redirectUrisProblem } from "@plumbline-kit/platform/redirect-uris";
 import type { AuthDatabase } from "./auth-schema.ts";
 import type { AuthSecrets } from "./auth-secrets.ts";
 import { createOidcAdapterClass } from "./oidc-adapter.ts";

@@ -3,8 +3,9 @@
 // credential_type oauth with the token's client_id. The tokens are opaque and looked up in the authorization
 // server's store on every call, so a revoked token (or a grant ended by refresh-token reuse) is refused at once.
 // Works whether the authorization server is mounted in this process or runs apart on the same database.
-import type { Kysely } from "kysely";
+
 import type { Account, AccountStore } from "@plumbline-kit/platform/stores";
+import type { Kysely } from "kysely";
 import type { AuthDatabase } from "./auth-schema.ts";
 
 /** oidc-provider's opaque tokens: 43 base64url characters (256 bits); an API key never looks like one here. */

@@ -2,8 +2,9 @@
 // separate them from the API (`plumbline reference auth-server`; issue 15). It shares the reference's database, so
 // the API (started with --authorization-server naming this issuer) recognises the tokens it issues, and revoking
 // one here refuses it there at once.
-import Fastify, { type FastifyInstance } from "fastify";
+
 import { loggerOptions } from "@plumbline-kit/platform/log-options";
+import Fastify, { type FastifyInstance } from "fastify";
 import { openDatabase } from "../store/open-database.ts";
 import { createSqlRateLimitStore } from "../store/sql-rate-limits.ts";
 import type { CookieSecureMode } from "./account-pages.ts";

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, loadContract } from "@plumbline-kit/contract";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { balance, pollUntil, startDeepcrawl } from "../../../../test-support/deepcrawl-client.ts";
 import type { Resolver } from "../engines/guarded-lookup.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";

@@ -8,11 +8,11 @@
 //      the package store; complete the task if the lease is still ours, else drop the package.
 // Every task write is conditional on the lease (sql-deepcrawl.ts): a worker that lost it stops (LeaseLost).
 import type { Schemas } from "@plumbline-kit/contract";
-import { sameHostAs } from "../engines/host-filter.ts";
-import type { HttpClient } from "../engines/index.ts";
 import { type ManifestHead, pageDocument } from "@plumbline-kit/platform/deepcrawl-package";
 import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
 import type { Clock } from "@plumbline-kit/platform/stores";
+import { sameHostAs } from "../engines/host-filter.ts";
+import type { HttpClient } from "../engines/index.ts";
 import type { SqlDeepcrawlStore, TaskPatch, TaskRow } from "../store/sql-deepcrawl.ts";
 import type { DeepcrawlLimits, DeepcrawlPageHook } from "./deepcrawl-options.ts";
 import { writeDeepcrawlZip } from "./deepcrawl-zip-writer.ts";

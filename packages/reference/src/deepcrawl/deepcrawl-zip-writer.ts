@@ -5,7 +5,6 @@
 // functions, the ones the mock's in-memory packages are built with.
 import { once } from "node:events";
 import { Readable } from "node:stream";
-import { ZipFile } from "yazl";
 import {
   entryTime,
   MANIFEST_PATH,
@@ -13,6 +12,7 @@ import {
   type ManifestPage,
   manifestChunks,
 } from "@plumbline-kit/platform/deepcrawl-package";
+import { ZipFile } from "yazl";
 import type { PackageUpload } from "./package-store.ts";
 
 export interface PackagedPage {

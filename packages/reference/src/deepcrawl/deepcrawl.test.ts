@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, type JsonSchema, loadContract } from "@plumbline-kit/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balance, download, pollStatus, pollUntil, startDeepcrawl } from "../../../../test-support/deepcrawl-client.ts";
 import { phraseOf, startTestSite, type TestSite } from "../../../../test-support/deepcrawl-site.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";

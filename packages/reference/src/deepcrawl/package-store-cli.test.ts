@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "@plumbline-kit/cli/cli";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type CliProcess, startCliProcess } from "../../../../test-support/cli-process.ts";
 import { pollUntil, startDeepcrawl } from "../../../../test-support/deepcrawl-client.ts";
 import { startTestSite, type TestSite } from "../../../../test-support/deepcrawl-site.ts";

@@ -4,10 +4,10 @@
 // fetched once for both its text and its links.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Schemas } from "@plumbline-kit/contract";
+import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
 import { bodyKind, mediaType } from "../engines/content-type.ts";
 import type { FetchedResponse, HttpClient } from "../engines/index.ts";
 import { createInlineParser, type PageParser } from "../engines/parse/parse-pool.ts";
-import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
 
 export type CrawlFn = (
   request: Schemas["CrawlRequest"],

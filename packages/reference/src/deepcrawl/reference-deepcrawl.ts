@@ -3,14 +3,14 @@
 // shared database and package store, so any instance answers for any task. The platform charges the start (once:
 // the worker never charges) and signs zipUrls with a secret all instances read from the database.
 import { randomBytes } from "node:crypto";
+import { createZipLinks, newLinkSecret } from "@plumbline-kit/platform/deepcrawl-link";
+import type { DeepcrawlService, DeepcrawlTask } from "@plumbline-kit/platform/deepcrawl-service";
+import type { Clock } from "@plumbline-kit/platform/stores";
 import type { Kysely } from "kysely";
 import { literalHostReason } from "../engines/address-policy.ts";
 import type { PageRenderer } from "../engines/index.ts";
 import { createCrawlEngine, createSitemapEngine, DEFAULT_USER_AGENT, type HttpClient } from "../engines/index.ts";
 import type { PageParser } from "../engines/parse/parse-pool.ts";
-import { createZipLinks, newLinkSecret } from "@plumbline-kit/platform/deepcrawl-link";
-import type { DeepcrawlService, DeepcrawlTask } from "@plumbline-kit/platform/deepcrawl-service";
-import type { Clock } from "@plumbline-kit/platform/stores";
 import type { Database, Dialect } from "../store/schema.ts";
 import { createSqlDeepcrawlStore, type SqlDeepcrawlStore, type TaskRow } from "../store/sql-deepcrawl.ts";
 import { DEFAULT_DEEPCRAWL_SETTINGS, type DeepcrawlPageHook, type DeepcrawlSettings } from "./deepcrawl-options.ts";

@@ -6,8 +6,8 @@
 // reaches the proxy, not even a page nobody routes; with the proxy let through, that page does, so the count can
 // tell.
 import { createServer, type Server } from "node:net";
-import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadContract } from "@plumbline-kit/contract";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { type BrowserPool, createBrowserPool } from "./browser-pool.ts";
 import { createHttpClient } from "./http-client.ts";

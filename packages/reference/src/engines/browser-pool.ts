@@ -7,9 +7,10 @@
 // wait in a bounded queue, for a bounded time: a full queue or a long wait is
 // PLB_SERVICE_UNAVAILABLE (503 on /screenshot), never an unbounded backlog. Every context is closed whatever
 // happens; one that will not close takes the browser down with it, and the next caller gets a new one.
-import type { Browser, BrowserContext, Page } from "playwright-core";
+
 import { resolveChromium } from "@plumbline-kit/contract/chromium";
 import type { EngineResult } from "@plumbline-kit/platform/engines";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { prepareRouting } from "./route-through-client.ts";
 
 // /work/.library/env/machines/node.md "Known to work": without the background-networking flags Chromium opens

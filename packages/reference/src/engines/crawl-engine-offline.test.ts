@@ -1,7 +1,8 @@
 // The crawl engine's decisions with its parts replaced (no network, no browser): when the fallback runs, which text
 // wins, how client failures read.
-import { describe, expect, it, vi } from "vitest";
+
 import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
+import { describe, expect, it, vi } from "vitest";
 import { createBrowserRenderer, type PageRenderer, type RenderedPage } from "./browser-renderer.ts";
 import { createCrawlEngine } from "./crawl-engine.ts";
 import type { FetchedResponse, HttpClient } from "./http-client.ts";

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, loadContract, type Schemas } from "@plumbline-kit/contract";
 import { forbiddenReason } from "@plumbline-kit/platform/address-policy";
 import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
 import { countWords } from "@plumbline-kit/platform/word-count";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTICLE_HTML, MARKERS } from "../test/fixture-pages.ts";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createCrawlEngine } from "./crawl-engine.ts";

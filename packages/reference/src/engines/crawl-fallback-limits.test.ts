@@ -3,8 +3,8 @@
 // browser to a refused address fails the crawl as a refused target would (D-target-refusal: 400 on crawl), never
 // with Chromium's error page as its content.
 import type { ServerResponse } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineContext } from "@plumbline-kit/platform/engines";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { forbiddenReason } from "./address-policy.ts";
 import { createBrowserRenderer, type PageRenderer } from "./browser-renderer.ts";

@@ -1,9 +1,10 @@
 // enableFallback (interface-spec "POST /crawl"): a page whose text is written by script yields its text only when
 // rendered in headless Chromium, and the browser reaches nothing the SSRF guard refuses.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { loadContract } from "@plumbline-kit/contract";
 import { forbiddenReason } from "@plumbline-kit/platform/address-policy";
 import type { EngineContext } from "@plumbline-kit/platform/engines";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JS_APP, JS_PAGE_HTML, SCRIPT_WRITTEN } from "../test/fixture-pages.ts";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createBrowserRenderer, type PageRenderer } from "./browser-renderer.ts";

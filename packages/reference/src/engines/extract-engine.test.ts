@@ -4,14 +4,17 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineContext } from "@plumbline-kit/platform/engines";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createExtractEngine } from "./extract-engine.ts";
 import { createHttpClient } from "./http-client.ts";
 
 const ctx: EngineContext = { requestId: "t", variability: "normal", seed: 1 };
-const PRODUCT = readFileSync(new URL("../../../tools/src/conformance/fixtures/site/product.html", import.meta.url), "utf8");
+const PRODUCT = readFileSync(
+  new URL("../../../tools/src/conformance/fixtures/site/product.html", import.meta.url),
+  "utf8",
+);
 const PRODUCT_SCHEMA = {
   type: "object",
   properties: { name: { type: "string" }, sku: { type: "string" }, price_usd: { type: "number" } },

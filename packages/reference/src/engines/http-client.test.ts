@@ -1,6 +1,6 @@
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forbiddenReason } from "@plumbline-kit/platform/address-policy";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createHttpClient, type HttpClient } from "./http-client.ts";
 

@@ -3,7 +3,6 @@
 // decoding. Failures are values (style 6): PLB_TARGET_FORBIDDEN for a refused address, PLB_UPSTREAM_FAILED for an
 // unreachable, slow, oversized or otherwise broken target. A 4xx/5xx answer is a response, not a failure.
 import { isIP } from "node:net";
-import { Agent, request } from "undici";
 import {
   alwaysForbiddenReason,
   forbiddenReason,
@@ -11,6 +10,7 @@ import {
   malformedHostReason,
 } from "@plumbline-kit/platform/address-policy";
 import type { EngineResult } from "@plumbline-kit/platform/engines";
+import { Agent, request } from "undici";
 import type { ByteBudget } from "./byte-budget.ts";
 import { fail, thrownFailure } from "./fetch-failure.ts";
 import {

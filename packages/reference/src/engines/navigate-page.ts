@@ -2,9 +2,10 @@
 // a redirected navigation is aborted and taken to where it ended, so the page keeps its real URL. Shared by the
 // crawl's renders and /screenshot. Failures are values: the navigation's own failure (a refused address is
 // PLB_TARGET_FORBIDDEN), PLB_TARGET_TIMEOUT past the deadline, PLB_UPSTREAM_FAILED otherwise.
-import type { Page } from "playwright-core";
+
 import type { Schemas } from "@plumbline-kit/contract";
 import type { EngineResult } from "@plumbline-kit/platform/engines";
+import type { Page } from "playwright-core";
 import type { Navigation } from "./route-through-client.ts";
 
 export type WaitUntil = NonNullable<Schemas["ScreenshotRequest"]["wait_until"]>;

@@ -2,8 +2,9 @@
 // the DOM back. Every request goes through the http client (route-through-client.ts) within one byte budget.
 // Failures are values; a page that navigates itself to a refused address fails with that refusal (issue 12), never
 // with Chromium's error page as its content.
-import type { BrowserContext, Page } from "playwright-core";
+
 import type { EngineResult } from "@plumbline-kit/platform/engines";
+import type { BrowserContext, Page } from "playwright-core";
 import { createByteBudget } from "./byte-budget.ts";
 import type { HttpClient } from "./http-client.ts";
 import { leftThePage, navigate } from "./navigate-page.ts";

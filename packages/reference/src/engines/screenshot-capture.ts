@@ -5,8 +5,9 @@
 //   not ready within timeout_ms, a selector that never appears   PLB_TARGET_TIMEOUT (504, D-screenshot-readiness)
 //   unreachable, answered >= 400, crashed, navigated away        PLB_UPSTREAM_FAILED (502)
 //   a selector that is not CSS                                   PLB_BAD_VALUE (400)
-import type { BrowserContext, Locator, Page } from "playwright-core";
+
 import type { EngineResult } from "@plumbline-kit/platform/engines";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { createByteBudget } from "./byte-budget.ts";
 import type { HttpClient } from "./http-client.ts";
 import { isBrowserTimeout, leftThePage, navigate } from "./navigate-page.ts";

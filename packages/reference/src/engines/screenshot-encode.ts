@@ -2,8 +2,9 @@
 // path offers, with omit_background, animations, full_page and element clips); webp is encoded from the png by
 // sharp (already a dependency), which keeps the alpha channel of omit_background. A viewport shot is held to exactly
 // viewport × device_scale_factor (rounded) pixels, should the browser round a fractional scale otherwise.
-import sharp from "sharp";
+
 import type { ScreenshotImage } from "@plumbline-kit/platform/engines";
+import sharp from "sharp";
 import type { ShotSettings } from "./screenshot-options.ts";
 
 export async function encodeShot(png: Buffer, s: ShotSettings, exactViewport: boolean): Promise<ScreenshotImage> {

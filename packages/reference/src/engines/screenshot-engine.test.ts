@@ -1,9 +1,10 @@
 // POST /screenshot's engine in real Chromium (issue 11): fixture pages on 127.0.0.1 shot, decoded and measured with
 // sharp; every request of the page through the guard; the pool's bound, timeouts and load failures as statuses.
-import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
 import { loadContract, type Schemas } from "@plumbline-kit/contract";
 import type { EngineContext, EngineResult, ScreenshotImage } from "@plumbline-kit/platform/engines";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { chromiumChildren, SHOT_FIXTURE, SHOT_ROUTES } from "../test/screenshot-fixtures.ts";
 import { forbiddenReason } from "./address-policy.ts";

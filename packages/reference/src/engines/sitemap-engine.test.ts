@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, loadContract, type Schemas } from "@plumbline-kit/contract";
 import type { EngineContext, EngineResult } from "@plumbline-kit/platform/engines";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LINKS_HTML } from "../test/fixture-pages.ts";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createHttpClient, type HttpClient } from "./http-client.ts";

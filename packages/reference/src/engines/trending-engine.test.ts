@@ -1,9 +1,9 @@
 // POST /trending against recorded upstream answers served on loopback (issue 14, "POST /trending"): GitHub's
 // trending page and the Hacker News API, with max_results, results without a description and upstream failures.
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Contract, loadContract } from "@plumbline-kit/contract";
 import type { EngineContext } from "@plumbline-kit/platform/engines";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { createHttpClient } from "./http-client.ts";
 import { createTrendingEngine } from "./trending-engine.ts";

@@ -1,8 +1,9 @@
 // crawl_results N (D-crawl-results-billing): the first N results get their page text, fetched at most a few at a
 // time; a page that cannot be crawled keeps its result with `crawl_error` as /crawl would answer; a page the
 // index fetched moments ago is served from its copy.
-import { describe, expect, it } from "vitest";
+
 import type { Engines } from "@plumbline-kit/platform/engines";
+import { describe, expect, it } from "vitest";
 import { crawlResults } from "./crawl-results.ts";
 
 const results = ["a", "b", "gone", "d", "e", "f", "g"].map((x) => ({

@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "@plumbline-kit/cli/cli";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../store/open-database.ts";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { CORPUS, corpusHtml } from "../test/relevance-corpus.ts";

@@ -1,7 +1,8 @@
 // `plumbline reference index add URL... | count` (declared in reference/cli.ts): fills the reference's page index
 // from sites' sitemaps, on the same database the server uses (--data-dir or --database-url).
-import { createCrawlEngine, createHttpClient, createSitemapEngine } from "../engines/index.ts";
+
 import { realClock } from "@plumbline-kit/platform/stores";
+import { createCrawlEngine, createHttpClient, createSitemapEngine } from "../engines/index.ts";
 import { type OpenedDatabase, openDatabase } from "../store/open-database.ts";
 import { createPageIndex } from "./create-page-index.ts";
 import { indexingCrawl } from "./index-feeds.ts";

@@ -1,7 +1,8 @@
 // What feeds the index (issue 14): an indexing crawl adds what it fetched and passes failures through untouched;
 // the deepcrawl sink adds pages with text and skips failed ones; a store error never fails the fetch.
-import { describe, expect, it } from "vitest";
+
 import type { EngineContext, Engines } from "@plumbline-kit/platform/engines";
+import { describe, expect, it } from "vitest";
 import { deepcrawlIndexSink, indexingCrawl } from "./index-feeds.ts";
 import type { IndexedPage, PageIndex } from "./page-index.ts";
 

@@ -2,9 +2,10 @@
 // the pages of each task (its frontier and its fetched documents, so neither a page list nor a package is held in
 // memory and a restarted task keeps what it fetched), and the server secrets every instance shares (the zipUrl
 // signing key). Kept beside schema.ts, created on first use, both dialects.
-import { type Generated, type Kysely, sql } from "kysely";
+
 import type { Schemas } from "@plumbline-kit/contract";
 import type { DeepcrawlState } from "@plumbline-kit/platform/deepcrawl-service";
+import { type Generated, type Kysely, sql } from "kysely";
 import type { Database, Dialect } from "./schema.ts";
 
 export interface DeepcrawlTasksTable {

@@ -28,7 +28,10 @@ export interface DatabaseOptions {
 }
 
 /** A SQLite connection as every store of the reference opens one (the page index's thread too). */
-export function openSqlite(file: string, synchronous: DatabaseOptions["sqliteSynchronous"] = "normal"): SQLite.Database {
+export function openSqlite(
+  file: string,
+  synchronous: DatabaseOptions["sqliteSynchronous"] = "normal",
+): SQLite.Database {
   const sqlite = new SQLite(file);
   // WAL: readers never wait for the writer; busy_timeout: concurrent processes wait instead of failing
   sqlite.pragma("journal_mode = WAL");

@@ -7,8 +7,8 @@
 // crashed) are released by whichever instance looks next, at start and every third of a lease, never those of a
 // live one. On PostgreSQL each step is one statement (a data-modifying CTE: one round trip, as before).
 import { randomBytes } from "node:crypto";
-import { type Kysely, sql } from "kysely";
 import type { Account, AccountStore, Hold } from "@plumbline-kit/platform/stores";
+import { type Kysely, sql } from "kysely";
 import { hashKey, keyMatches, keyPrefix, newApiKey } from "./api-keys.ts";
 import type { Database, Dialect } from "./schema.ts";
 

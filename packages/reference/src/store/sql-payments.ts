@@ -3,8 +3,8 @@
 // binds challenges to this deployment (created once, then shared by every instance on the same database).
 // Its own tables and migration, on the same Kysely connection as the accounts.
 import { randomBytes } from "node:crypto";
-import type { Kysely } from "kysely";
 import type { PaymentRecord, PaymentStatus, PaymentStore } from "@plumbline-kit/platform/payment-store";
+import type { Kysely } from "kysely";
 import type { Database, Dialect } from "./schema.ts";
 
 interface PaymentsTable {

@@ -1,8 +1,9 @@
 // Rate-limit windows in the database (interface-spec "Limits" 4; D-rate-limits), so that several instances
 // behind one balancer count an account's requests together, as they already share its credits. One upsert per
 // hit, atomic in both dialects: a new window restarts the count, the current one increments it.
-import { type Kysely, sql } from "kysely";
+
 import type { RateLimitStore } from "@plumbline-kit/platform/stores";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "./schema.ts";
 
 export function createSqlRateLimitStore(db: Kysely<Database>): RateLimitStore {

@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@plumbline-kit/tools/load/peers/peer-processes";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpOverHttp } from "../../../../test-support/account-signup.ts";
 import { type CliProcess, startCliProcess } from "../../../../test-support/cli-process.ts";
 import { consentOverHttp } from "../../../../test-support/http-consent.ts";

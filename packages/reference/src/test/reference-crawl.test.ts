@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runConformance } from "@plumbline-kit/tools/conformance/index";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningReference, startReference } from "../start-reference.ts";
 import { ARTICLE_HTML, MARKERS } from "./fixture-pages.ts";
 import { type FixtureSite, serveSite } from "./fixture-site.ts";

@@ -4,9 +4,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadContract } from "@plumbline-kit/contract";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadContract } from "@plumbline-kit/contract";
 import { type RunningReference, startReference } from "../start-reference.ts";
 import { type FixtureSite, serveSite } from "./fixture-site.ts";
 

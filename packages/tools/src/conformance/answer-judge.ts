@@ -1,8 +1,9 @@
 // The suite's answers judged by the contract's registry (spec/checks): checks keep their planning (which requests,
 // credits, skips) and hand the answers to the registry's rules. Only the answer's side is judged: the suite sends
 // invalid requests on purpose.
-import { type Exchange as JudgedExchange, judgeExchange, type Violation } from "@plumbline-kit/contract/checks/index";
+
 import type { Contract } from "@plumbline-kit/contract";
+import { type Exchange as JudgedExchange, judgeExchange, type Violation } from "@plumbline-kit/contract/checks/index";
 import { grouped } from "./check-helpers.ts";
 import type { Exchange, Failure, RunContext } from "./types.ts";
 

@@ -12,6 +12,7 @@ import {
   usageError,
   wholeNumber,
 } from "@plumbline-kit/cli/command-kit";
+import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedCommand } from "@plumbline-kit/cli/wrapped-command";
 import {
   allowSkippedOption,
   apiKeyOption,
@@ -31,7 +32,6 @@ import {
   reporterOption,
   targetOption,
 } from "../target-options.ts";
-import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedCommand } from "@plumbline-kit/cli/wrapped-command";
 import { CONFORMANCE_PROFILES } from "./types.ts";
 
 function serveFixturesCommand() {

@@ -1,8 +1,9 @@
 // The suite's only way to talk to a target: every request and answer is recorded as an Exchange, so the traffic
 // checks can judge all of it afterwards and reports can show (and curl can reproduce) any of it.
 // Credentials are recorded as environment-variable placeholders, never as their values.
-import { createHttpClient as createSharedClient, headerText, retryOn429 } from "@plumbline-kit/contract/http/client";
+
 import type { Contract } from "@plumbline-kit/contract";
+import { createHttpClient as createSharedClient, headerText, retryOn429 } from "@plumbline-kit/contract/http/client";
 import { createRateWindows, type RateLimitSetting } from "./rate-windows.ts";
 import type { Exchange, RecordedResponse } from "./types.ts";
 

@@ -30,7 +30,9 @@ export function consentBrowser(o: { user: string; password: string; chromiumPath
     // an optional peer: the consent checks say which package to add when it is missing
     const playwright = await import("playwright-core").catch((err: NodeJS.ErrnoException) => {
       if (err.code === "ERR_MODULE_NOT_FOUND")
-        throw new Error("the browser consent needs playwright-core, which is not installed: npm install --save-dev playwright-core");
+        throw new Error(
+          "the browser consent needs playwright-core, which is not installed: npm install --save-dev playwright-core",
+        );
       throw err;
     });
     const { executablePath, env } = await resolveChromium(o.chromiumPath);

@@ -3,8 +3,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { probeTarget } from "@plumbline-kit/contract/http/target-probe";
 import { type Contract, loadContract, profileNames } from "@plumbline-kit/contract";
+import { probeTarget } from "@plumbline-kit/contract/http/target-probe";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { balance } from "./check-helpers.ts";
 import {

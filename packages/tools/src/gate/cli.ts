@@ -1,6 +1,7 @@
 // `plumbline gate`: conformance, a time-boxed fuzz and a short load run in one CI step. Declarations only: the
 // three stages load once the arguments are good.
 import { Command, commaListOf, exits, Option, usageError, wholeNumber } from "@plumbline-kit/cli/command-kit";
+import { plural } from "@plumbline-kit/contract/report/plural";
 import {
   allowSkippedOption,
   apiKeyOption,
@@ -20,7 +21,6 @@ import {
   reporterOption,
   targetOption,
 } from "../target-options.ts";
-import { plural } from "@plumbline-kit/contract/report/plural";
 import { STAGES } from "./gate-types.ts";
 
 export function gateCommand() {

@@ -1,8 +1,8 @@
 // The most one request of a load scenario can cost, so the gate can pick a load rate its credit budget covers.
 
-import type { Scenario } from "../load/index.ts";
-import { baseBody } from "@plumbline-kit/contract/bounds";
 import type { Contract } from "@plumbline-kit/contract";
+import { baseBody } from "@plumbline-kit/contract/bounds";
+import type { Scenario } from "../load/index.ts";
 
 /** The most each request of the scenario can cost, with its weight (flows: the deepcrawl submit). */
 function weightedPrices(contract: Contract, scenario: Scenario): Array<{ credits: number; weight: number }> {

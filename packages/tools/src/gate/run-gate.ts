@@ -4,16 +4,16 @@
 
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { loadContract } from "@plumbline-kit/contract";
+import { createHttpClient, type HttpAnswer, retryOn429 } from "@plumbline-kit/contract/http/client";
+import { probeTarget, unreachableLine } from "@plumbline-kit/contract/http/target-probe";
+import { plural } from "@plumbline-kit/contract/report/plural";
 import { readFixtureManifest } from "../conformance/fixtures/fixture-manifest.ts";
 import { runConformance } from "../conformance/index.ts";
 import { checkCount, parseAllowSkipped, SKIP_KINDS, tallyText } from "../conformance/skip-reasons.ts";
 import { runFuzz } from "../fuzz/index.ts";
 import { readScenario, runLoad } from "../load/index.ts";
 import { progressLine } from "../load/render-summary.ts";
-import { createHttpClient, type HttpAnswer, retryOn429 } from "@plumbline-kit/contract/http/client";
-import { probeTarget, unreachableLine } from "@plumbline-kit/contract/http/target-probe";
-import { loadContract } from "@plumbline-kit/contract";
-import { plural } from "@plumbline-kit/contract/report/plural";
 import { gateJunit } from "./gate-junit.ts";
 import { gatePage } from "./gate-page.ts";
 import { type GateResult, STAGES, type StageName, type StageOutcome } from "./gate-types.ts";

@@ -1,8 +1,8 @@
 // Closed loop on autocannon: N connections, each sends its next request when the previous answer arrives.
 // Shows the most a target can serve; it cannot show queueing delay (coordinated omission): see open-loop.ts.
 import type { EventEmitter } from "node:events";
-import autocannon from "autocannon";
 import type { Contract } from "@plumbline-kit/contract";
+import autocannon from "autocannon";
 import { creditsCharged, needsBody } from "./charge-counter.ts";
 import type { CreditCap } from "./credit-cap.ts";
 import type { Limiter } from "./rate-limits.ts";

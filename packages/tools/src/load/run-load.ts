@@ -1,8 +1,9 @@
 // runLoad(): one load run, start to verdict. Checks everything it can before sending traffic (target, scenario
 // against the contract, thresholds, baseline, the key), runs the driver the scenario and mode call for, then
 // judges: thresholds, credit accounting, baseline. Could-not-run is a value with exit code 2, never a throw.
-import { probeTarget } from "@plumbline-kit/contract/http/target-probe";
+
 import { loadContract } from "@plumbline-kit/contract";
+import { probeTarget } from "@plumbline-kit/contract/http/target-probe";
 import { incomparable, readBaseline } from "./baseline-compare.ts";
 import { runClosedLoop } from "./closed-loop.ts";
 import { checkAccounting, readBalance } from "./credit-accounting.ts";

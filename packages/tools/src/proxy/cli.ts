@@ -1,11 +1,24 @@
 // `plumbline proxy`: the validating, recording proxy on a port until SIGINT/SIGTERM; then the report files and the
 // recording are written and the exit code says whether violations were seen (--fail-on). Declarations first: the
 // contract and the proxy load once the arguments are good.
-import { Command, commaList, exits, httpUrl, InvalidArgumentError, Option, wholeNumber } from "@plumbline-kit/cli/command-kit";
-import { reporterOption } from "../target-options.ts";
-import { WRAPPED_ARGUMENT, WRAPPED_USAGE, wrappedArgumentHelp, wrappedCommand } from "@plumbline-kit/cli/wrapped-command";
+import {
+  Command,
+  commaList,
+  exits,
+  httpUrl,
+  InvalidArgumentError,
+  Option,
+  wholeNumber,
+} from "@plumbline-kit/cli/command-kit";
+import {
+  WRAPPED_ARGUMENT,
+  WRAPPED_USAGE,
+  wrappedArgumentHelp,
+  wrappedCommand,
+} from "@plumbline-kit/cli/wrapped-command";
 import { PROFILE_NAMES } from "@plumbline-kit/contract/profiles";
 import { plural } from "@plumbline-kit/contract/report/plural";
+import { reporterOption } from "../target-options.ts";
 
 /** A repeatable, comma-separated list: `--mock search --mock deepcrawl,screenshot`. */
 const lists = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...commaList(value)];

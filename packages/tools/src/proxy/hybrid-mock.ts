@@ -4,8 +4,8 @@
 // mock/, is loaded only when --mock, --forward or --fallback-on asks for it: a plain validating proxy loads none of
 // the mock's code (Fastify, the synthetic engines), and the proxy stays usable with any target the mock is not.
 
-import { startMock } from "@plumbline-kit/mock/start-mock";
 import type { Contract } from "@plumbline-kit/contract";
+import { startMock } from "@plumbline-kit/mock/start-mock";
 import type { Exchange } from "./exchange.ts";
 import { createTarget, type Target } from "./forwarder.ts";
 import { headerValue } from "./hop-headers.ts";

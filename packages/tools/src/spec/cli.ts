@@ -1,9 +1,9 @@
 // `plumbline spec …`: validate and summarise the document, lint it, regenerate the derived files. Declarations
 // only; each action loads what it needs (the document's loader and validators take ~300 ms to load).
 import { Command, exits, Option, usageError } from "@plumbline-kit/cli/command-kit";
-import { FORMATS } from "./diff/report-formats.ts";
 import { PROFILE_NAMES } from "@plumbline-kit/contract/profiles";
 import { plural } from "@plumbline-kit/contract/report/plural";
+import { FORMATS } from "./diff/report-formats.ts";
 
 export const DECISIONS_PATH = new URL("../../../contract/src/DECISIONS.md", import.meta.url);
 
@@ -115,7 +115,12 @@ export function specCommand() {
         const { contractTypes, generateTypes, TYPES_PATH } = await import("./types-gen.ts");
         const mode = derivedMode(opts);
         // printed: the shipped types when openapi-typescript (a repository tool) is not installed
-        return derivedFile(TYPES_PATH, mode === "print" ? contractTypes : () => generateTypes(), mode, "plumbline spec types --write");
+        return derivedFile(
+          TYPES_PATH,
+          mode === "print" ? contractTypes : () => generateTypes(),
+          mode,
+          "plumbline spec types --write",
+        );
       }),
     );
   spec

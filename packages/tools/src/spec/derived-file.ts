@@ -19,7 +19,9 @@ export async function derivedFile(
 ): Promise<number> {
   const file = fileURLToPath(path);
   if (mode !== "print" && !existsSync(dirname(file))) {
-    console.error(`${file} is a file of plumbline's repository: --write and --check run there (without them the text is printed)`);
+    console.error(
+      `${file} is a file of plumbline's repository: --write and --check run there (without them the text is printed)`,
+    );
     return 2;
   }
   const text = await render();

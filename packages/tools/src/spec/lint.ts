@@ -1,6 +1,7 @@
 // Lints the document with Redocly's rule engine (the one Redocly CLI runs), "recommended" rules.
-import { createConfig, lint } from "@redocly/openapi-core";
+
 import { SPEC_PATH } from "@plumbline-kit/contract/document";
+import { createConfig, lint } from "@redocly/openapi-core";
 
 export interface LintProblem {
   rule: string;

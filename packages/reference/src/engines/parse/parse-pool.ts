@@ -4,9 +4,9 @@
 // and the call fails as a value. Each worker has a heap cap, so one page cannot take the process to gigabytes: a
 // worker that runs out dies alone and that call fails. D-parse-limits.
 import { availableParallelism } from "node:os";
-import { Piscina } from "piscina";
 import type { Schemas } from "@plumbline-kit/contract";
 import type { EngineResult } from "@plumbline-kit/platform/engines";
+import { Piscina } from "piscina";
 import type { ArxivEntry } from "../../search/upstream/arxiv.ts";
 import type { ExtractedPage } from "../html-extract.ts";
 import { DEFAULT_HTML_LIMITS, type HtmlLimits } from "../html-guard.ts";
@@ -112,7 +112,8 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
   const heapMb = Math.max(48, o.heapMb ?? DEFAULT_PARSE_POOL.heapMb);
   const pool = new Piscina({
     // from the sources a worker loads the TypeScript through a shim (./parse-worker.mjs); built, the .js itself
-    filename: new URL(import.meta.url.endsWith(".ts") ? "./parse-worker.mjs" : "./parse-worker.js", import.meta.url).href,
+    filename: new URL(import.meta.url.endsWith(".ts") ? "./parse-worker.mjs" : "./parse-worker.js", import.meta.url)
+      .href,
     // every worker started up front and kept: loading the parsers takes a worker about half a second
     minThreads: threads,
     maxThreads: threads,

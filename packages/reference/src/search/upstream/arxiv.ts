@@ -1,8 +1,9 @@
 // arXiv's API (`/api/query`, an Atom feed). The query's words and phrases become `all:` terms joined with AND, the
 // time range a `submittedDate:[… TO …]` term; papers are dated by their first submission.
+
+import type { EngineResult } from "@plumbline-kit/platform/engines";
 import { XMLParser } from "fast-xml-parser";
 import type { PageParser } from "../../engines/parse/parse-pool.ts";
-import type { EngineResult } from "@plumbline-kit/platform/engines";
 import { parseQuery } from "../query-terms.ts";
 import {
   cleanUrl,

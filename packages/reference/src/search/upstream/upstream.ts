@@ -4,8 +4,8 @@
 // uncharged, D-charging), with a message naming the upstream but never a credential. Every answer is bounded in
 // time (the timeout covers the body too) and in size (UPSTREAM_MAX_BYTES, issue 38).
 import type { Schemas } from "@plumbline-kit/contract";
-import { BodyTooLargeError, bytesCap, readResponseBody } from "../../engines/response-body.ts";
 import type { EngineResult } from "@plumbline-kit/platform/engines";
+import { BodyTooLargeError, bytesCap, readResponseBody } from "../../engines/response-body.ts";
 
 export type TimeRange = Exclude<Schemas["SearchParameters"]["time_range"], "" | undefined>;
 

@@ -1,7 +1,8 @@
 // Positive and negative data (Schemathesis: positive_data_acceptance, negative_data_rejection), generated from the
 // schemas by spec/bounds.ts: every bound at its edge accepted, one past it rejected, naming the field.
-import { boundCases } from "@plumbline-kit/contract/bounds";
+
 import type { Contract } from "@plumbline-kit/contract";
+import { boundCases } from "@plumbline-kit/contract/bounds";
 import { describe, failure, json, status } from "../check-helpers.ts";
 import { boundCasesProbe, type SentCase } from "../probes/bound-cases.ts";
 import { malformedBodiesProbe } from "../probes/malformed-bodies.ts";

@@ -2,9 +2,10 @@
 // is; D-deepcrawl-zip lays it out: manifest.json plus one Markdown document with front matter per fetched page
 // under pages/). Validity and layout hold for any target; that the package holds the fixture site's pages needs a
 // target that really crawled it (canary probe).
-import { parse } from "yaml";
+
 import type { JsonSchema } from "@plumbline-kit/contract";
 import { plural } from "@plumbline-kit/contract/report/plural";
+import { parse } from "yaml";
 import { describe, failure, status } from "../check-helpers.ts";
 import { SITEMAP_PAGES } from "../fixtures/site-facts.ts";
 import { type DeepcrawlRun, deepcrawlProbe } from "../probes/deepcrawl-run.ts";

@@ -1,8 +1,9 @@
 // The hosted MCP endpoint as an MCP client meets it (interface-spec "Discovery endpoints", "Authentication" 1-4;
 // D-mcp-tools, D-mcp-endpoint), through the official SDK's client: the 401 that starts the OAuth flow, initialize,
 // tools/list against the document's schemas, and a paid tool call charged as its REST operation.
-import { baseBody } from "@plumbline-kit/contract/bounds";
+
 import { type Contract, type McpTool, mcpSettings } from "@plumbline-kit/contract";
+import { baseBody } from "@plumbline-kit/contract/bounds";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { describe, failure, json, measureCharge, ok, status, unreadableBalance } from "../check-helpers.ts";
 import { exchangesOf, MCP_PATH, mcpEndpoint, openMcpSession } from "../mcp-session.ts";

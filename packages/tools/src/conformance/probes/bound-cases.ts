@@ -8,8 +8,9 @@
 // Rejected requests are sent between two balance readings: rejected calls are free (D-charging). On an operation
 // calibrated for the payment-refusal verdict (payment-refusal.ts), the valid groups priced over COSTLY_CREDITS go
 // with an unpayable Payment credential and are judged by the 402 refusal at their price; the cheaper ones are paid.
-import { type BoundCase, boundCases } from "@plumbline-kit/contract/bounds";
+
 import type { Contract } from "@plumbline-kit/contract";
+import { type BoundCase, boundCases } from "@plumbline-kit/contract/bounds";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { type Measured, measureCharge } from "../check-helpers.ts";
 import type { OperationScope } from "../operation-scope.ts";

@@ -3,8 +3,9 @@
 // each of them; valid edges on distinct fields share one body too, unless a known interaction would make a real
 // target fail them together (SEMANTIC_CONFLICTS). Each grouping is confirmed with the contract's own validators
 // (both bound sets): a group whose merged body does not name every member's violation, or is not valid, is split.
-import { arrayBranch, type BoundCase, baseBody, withValue } from "@plumbline-kit/contract/bounds";
+
 import type { Contract } from "@plumbline-kit/contract";
+import { arrayBranch, type BoundCase, baseBody, withValue } from "@plumbline-kit/contract/bounds";
 
 export interface Group<T extends { case: BoundCase }> {
   members: T[];

@@ -15,8 +15,8 @@
 // (a forged or stale manifest, or another site) stops the real-page checks before the target is asked anything.
 
 import { randomBytes } from "node:crypto";
-import { createHttpClient } from "@plumbline-kit/contract/http/client";
 import type { Contract } from "@plumbline-kit/contract";
+import { createHttpClient } from "@plumbline-kit/contract/http/client";
 import { json, status } from "../check-helpers.ts";
 import type { FixtureCanary } from "../fixtures/fixture-manifest.ts";
 import type { OperationScope } from "../operation-scope.ts";

@@ -1,8 +1,9 @@
 // Shared probe: POST /extract with two response_format schemas, an object with required fields and an array of
 // items, on the fixture product page when the target fetches real pages (the example URL otherwise). One check
 // validates the results against the schemas (any target), another compares the values with the page (real only).
-import { baseBody } from "@plumbline-kit/contract/bounds";
+
 import type { Contract, JsonSchema } from "@plumbline-kit/contract";
+import { baseBody } from "@plumbline-kit/contract/bounds";
 import { PRODUCT_PAGE } from "../fixtures/site-facts.ts";
 import type { Exchange, Probe } from "../types.ts";
 import { fixturePageUrl } from "./target-urls.ts";

@@ -5,8 +5,9 @@
 // operation without 422. Each kind of body goes to one operation taking a body, in turn, so every kind and every
 // operation in scope are met in max(kinds, operations) requests, not their product (an operation with a rate window
 // of its own aside). Sent between two balance readings: rejected calls are free.
-import { baseBody } from "@plumbline-kit/contract/bounds";
+
 import type { Contract } from "@plumbline-kit/contract";
+import { baseBody } from "@plumbline-kit/contract/bounds";
 import { type Measured, measureCharge } from "../check-helpers.ts";
 import type { CallOptions } from "../http-client.ts";
 import type { OperationScope } from "../operation-scope.ts";

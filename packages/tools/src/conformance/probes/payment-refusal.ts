@@ -6,8 +6,9 @@
 // validation when it draws that 402 at the contract's price, and nothing is spent: no account key is presented.
 // A target qualifies per operation, calibrated once per run: a known-invalid body with the unpayable credential
 // answers 422 naming its field (validation first), the operation's example body a 402 refusal at its price.
-import { baseBody } from "@plumbline-kit/contract/bounds";
+
 import type { Contract } from "@plumbline-kit/contract";
+import { baseBody } from "@plumbline-kit/contract/bounds";
 import { requestPrice } from "@plumbline-kit/contract/payment-amount";
 import { paymentChallenges } from "@plumbline-kit/contract/payment-challenges";
 import { describe } from "../check-helpers.ts";

@@ -10,8 +10,9 @@
 //  - one past an array property's minItems / maxItems, and a batch where the operation takes none.
 // Each case is kept only if the contract's own validators reject its body naming the case's field and keyword, so a
 // target is never asked for more than the contract says.
-import { arrayBranch, type BoundCase, baseBody, objectBranch, withValue } from "@plumbline-kit/contract/bounds";
+
 import type { Contract, JsonSchema } from "@plumbline-kit/contract";
+import { arrayBranch, type BoundCase, baseBody, objectBranch, withValue } from "@plumbline-kit/contract/bounds";
 import { schemaTypes } from "@plumbline-kit/contract/json-schema";
 import type { OperationSpec } from "@plumbline-kit/contract/operations";
 

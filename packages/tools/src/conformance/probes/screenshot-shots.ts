@@ -2,8 +2,9 @@
 // nothing: the default format and viewport are judged too), of the fixture screenshot page on a target that fetches
 // real pages and of the document's example URL otherwise. The image-format and pixel-size checks judge the same
 // answers.
-import { type BoundCase, baseBody, boundCases } from "@plumbline-kit/contract/bounds";
+
 import type { Contract, JsonSchema } from "@plumbline-kit/contract";
+import { type BoundCase, baseBody, boundCases } from "@plumbline-kit/contract/bounds";
 import { SHOT_PAGE } from "../fixtures/site-facts.ts";
 import type { OperationScope } from "../operation-scope.ts";
 import type { Exchange, Probe, RunContext } from "../types.ts";

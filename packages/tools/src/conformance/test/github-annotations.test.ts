@@ -1,8 +1,8 @@
 // `plumbline conform --reporter github` (the default when GITHUB_ACTIONS=true): one ::error per failing check with
 // its first finding, a run that could not proceed annotated once, nothing with --reporter text.
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../../../../test-support/cli-process.ts";
 import { type RunningProxy, startFaultProxy } from "./fault-proxy.ts";
 

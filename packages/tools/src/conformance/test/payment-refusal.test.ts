@@ -1,7 +1,8 @@
 // The payment-refusal verdict's planning and judging, without a target: which bound cases go unpaid, that every case
 // still goes somewhere, that the cheap edges stay executed, and that a refusal at another price is no acceptance.
-import { beforeAll, describe, expect, it } from "vitest";
+
 import { type Contract, loadContract } from "@plumbline-kit/contract";
+import { beforeAll, describe, expect, it } from "vitest";
 import { makeScope } from "../operation-scope.ts";
 import { boundCasesPlan, boundRequests, refusalCandidates } from "../probes/bound-cases.ts";
 import { COSTLY_CREDITS, REFUSAL_NOTE, refusalProblems, UNPAYABLE_CREDENTIAL } from "../probes/payment-refusal.ts";

@@ -2,9 +2,10 @@
 // free GET /usage, judges the throttling answer and that the target serves again after Retry-After. The mock here
 // limits to 5 requests per 2 s window (MockOptions.rateLimits), so the wait it advertises is at most 2 s; the fault
 // doubles (fault-proxy.ts) each break one part of the throttling answer.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
+
 import { loadContract } from "@plumbline-kit/contract";
+import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runConformance } from "../index.ts";
 import { makeScope } from "../operation-scope.ts";
 import { makePlan } from "../plan.ts";

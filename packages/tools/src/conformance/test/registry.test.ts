@@ -1,6 +1,7 @@
 // The registry's own rules: unique kebab-case ids, a section for each, decisions that exist in the document.
-import { describe, expect, it } from "vitest";
+
 import { loadContract } from "@plumbline-kit/contract";
+import { describe, expect, it } from "vitest";
 import { CHECKS } from "../registry.ts";
 
 describe("the check registry", () => {

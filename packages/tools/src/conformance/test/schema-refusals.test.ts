@@ -1,10 +1,11 @@
 // The refusals derived from the schemas (issue 35): nothing listed by hand, so every operation with a closed request
 // object gets its siblings' fields, every type its properties do not admit, and the contract refuses each of them
 // naming the field and keyword the suite then expects the target to name.
-import { beforeAll, describe, expect, it } from "vitest";
-import { objectBranch } from "@plumbline-kit/contract/bounds";
+
 import type { Contract } from "@plumbline-kit/contract";
+import { objectBranch } from "@plumbline-kit/contract/bounds";
 import { schemaTypes } from "@plumbline-kit/contract/json-schema";
+import { beforeAll, describe, expect, it } from "vitest";
 import { FULL_SCOPE, makeScope } from "../operation-scope.ts";
 import { boundRequests } from "../probes/bound-cases.ts";
 import { malformedCases } from "../probes/malformed-bodies.ts";

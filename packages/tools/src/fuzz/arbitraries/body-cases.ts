@@ -1,9 +1,10 @@
 // Valid and invalid cases of an operation with a JSON body: the body from the request schema (single or batch),
 // and the same with exactly one labelled violation of a field, of a batch entry, or of the body as a whole
 // (issue 6 "Invalid-input arbitraries"; D-validation-status, D-batch-limits).
-import fc from "fast-check";
-import { arrayBranch, objectBranch } from "@plumbline-kit/contract/bounds";
+
 import type { JsonSchema, OperationSpec } from "@plumbline-kit/contract";
+import { arrayBranch, objectBranch } from "@plumbline-kit/contract/bounds";
+import fc from "fast-check";
 import type { FuzzCase } from "../fuzz-case.ts";
 import { type FixtureSite, statusesIn } from "../http/fixture-site.ts";
 import { label, shapeViolation, violationOf } from "./case-labels.ts";

@@ -1,7 +1,8 @@
 // Boundary-biased leaf arbitraries (issue 6: "biased towards boundaries (min, max, min±1, max±1, empty,
 // longest)"): every leaf draws half the time from its edge values and half from its whole range.
-import fc from "fast-check";
+
 import type { JsonSchema } from "@plumbline-kit/contract";
+import fc from "fast-check";
 
 /** The largest integer a server is likely to mishandle when the schema sets no maximum (int32, then 2^53-1). */
 const UNBOUNDED_EDGES = [2 ** 31 - 1, Number.MAX_SAFE_INTEGER];

@@ -3,8 +3,9 @@
 // URL a target must echo verbatim, D-crawl-batch), the longest one padded by its fragment to maxLength; and, for
 // an operation that passes a target's 404 and 410 through (crawl), one time in four a URL that answered 404 or 410
 // or did not answer at all. Shrinking goes towards the first page.
-import fc from "fast-check";
+
 import type { OperationSpec } from "@plumbline-kit/contract";
+import fc from "fast-check";
 import { passesTargetStatus } from "../checks/fetch-outcome.ts";
 import type { FixtureSite } from "../http/fixture-site.ts";
 

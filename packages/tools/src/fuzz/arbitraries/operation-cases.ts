@@ -1,7 +1,8 @@
 // The cases of every fuzzable operation: a JSON body (body-cases.ts) or query parameters (query-cases.ts). Valid
 // cases come from the schema compiler; invalid ones carry exactly one labelled violation.
-import type fc from "fast-check";
+
 import type { OperationSpec } from "@plumbline-kit/contract";
+import type fc from "fast-check";
 import type { FuzzCase } from "../fuzz-case.ts";
 import type { FixtureSite } from "../http/fixture-site.ts";
 import { bodyCases } from "./body-cases.ts";

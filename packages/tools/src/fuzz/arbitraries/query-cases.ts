@@ -1,8 +1,9 @@
 // Valid and invalid cases of an operation with query parameters and no body (GET /usage): a query string carries
 // text only, so only the violations a string can express apply; the status is 422, or 400 where the operation
 // lists no 422 (D-validation-status), with errors[] naming /query/<name> either way.
-import fc from "fast-check";
+
 import type { OperationSpec } from "@plumbline-kit/contract";
+import fc from "fast-check";
 import type { FuzzCase } from "../fuzz-case.ts";
 import { label } from "./case-labels.ts";
 import type { OperationCases } from "./operation-cases.ts";

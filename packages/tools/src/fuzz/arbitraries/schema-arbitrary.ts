@@ -2,9 +2,10 @@
 // sends comes from the document's JSON Schemas through here; nothing is written per endpoint. It covers what the
 // document uses: objects (required / optional / additionalProperties), arrays with min/maxItems, bounded integers
 // and numbers, enums, strings with length and `uri` format, and the oneOf single-or-batch bodies.
-import fc from "fast-check";
-import { cssSelectorOfLength } from "@plumbline-kit/contract/bounds";
+
 import type { JsonSchema } from "@plumbline-kit/contract";
+import { cssSelectorOfLength } from "@plumbline-kit/contract/bounds";
+import fc from "fast-check";
 import { plainJsonValue } from "./bad-values.ts";
 import { arrayArbitrary, integerArbitrary, numberArbitrary, stringArbitrary } from "./boundary-values.ts";
 import { uriArbitrary } from "./uri-arbitrary.ts";

@@ -1,8 +1,9 @@
 // Where a valid body can break, read from its schema: one slot per (field, rule). Each slot draws a value that
 // breaks exactly that rule and says what the target must answer: 422 naming the field and the failed keyword
 // (D-validation-status, D-error-codes), or 400 for a schema-valid value refused outside the schema.
-import fc from "fast-check";
+
 import type { JsonSchema } from "@plumbline-kit/contract";
+import fc from "fast-check";
 import { badEnum, plainJsonValue, unknownName, WRONG_TYPED } from "./bad-values.ts";
 import { unitArbitrary } from "./boundary-values.ts";
 import { DELETE } from "./json-pointer.ts";

@@ -1,7 +1,8 @@
 // What must hold of every answer whatever the input (issue 6 "Properties": never a hang, never a dropped
 // connection, never a 5xx) and what the spec says of any answer: the contract registry's rules (spec/checks).
-import { type Exchange as JudgedExchange, judgeExchange } from "@plumbline-kit/contract/checks/index";
+
 import type { Contract } from "@plumbline-kit/contract";
+import { type Exchange as JudgedExchange, judgeExchange } from "@plumbline-kit/contract/checks/index";
 import type { FuzzRequest, HttpOutcome } from "../http/http-client.ts";
 import { type CheckFailure, type CheckId, fail } from "./check-failure.ts";
 

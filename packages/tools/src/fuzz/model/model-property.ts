@@ -3,8 +3,9 @@
 // come up) and, with a manual clock, the clock commands; elsewhere (a real clock, no admin API) the run spends the
 // given key and never moves a clock. Only the selected operations (--operations) make commands: status polls come with
 // deepcrawl.
-import fc from "fast-check";
+
 import type { Contract } from "@plumbline-kit/contract";
+import fc from "fast-check";
 import type { OperationCases } from "../arbitraries/operation-cases.ts";
 import { fail, PropertyFailure } from "../checks/check-failure.ts";
 import { readBalance } from "../checks/run-case.ts";

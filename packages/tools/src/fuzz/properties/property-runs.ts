@@ -1,7 +1,8 @@
 // Each property of a run, from plan to PropertyReport: the input properties on parallel workers, the stateful
 // model on one (the manual clock it moves is shared by every task of the target).
-import fc from "fast-check";
+
 import type { Contract } from "@plumbline-kit/contract";
+import fc from "fast-check";
 import type { OperationCases } from "../arbitraries/operation-cases.ts";
 import type { CaseEnv } from "../checks/run-case.ts";
 import type { Waiver } from "../checks/waivers.ts";

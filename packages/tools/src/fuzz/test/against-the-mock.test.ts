@@ -1,8 +1,9 @@
 // Everything of fuzz/ that needs a target, against one mock started through the CLI (port 0, killed after): the
 // time-boxed run (issue 6 "runs against the mock in npm test"), the corpus replay, the command and its exit codes,
 // and the proof that it bites. Each suite lives in its own file under suites/.
-import { afterAll, beforeAll } from "vitest";
+
 import { loadContract } from "@plumbline-kit/contract";
+import { afterAll, beforeAll } from "vitest";
 import { MOCK_KNOWN_ISSUES } from "./mock-known-issues.ts";
 import { MOCK_KEY, startMockProcess } from "./mock-process.ts";
 import { againstMockSuite } from "./suites/against-mock.ts";

@@ -1,8 +1,9 @@
 // The compiler checked against the spec's own validators, in process: every valid case passes checkBody /
 // checkParameters, every invalid case fails with its labelled status and (for 422) the labelled field and keyword.
+
+import { type Contract, loadContract } from "@plumbline-kit/contract";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Contract, loadContract } from "@plumbline-kit/contract";
 import { type OperationCases, operationCases } from "../arbitraries/operation-cases.ts";
 import type { FuzzCase } from "../fuzz-case.ts";
 

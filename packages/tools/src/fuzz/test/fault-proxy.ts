@@ -2,8 +2,8 @@
 // deliberately broken implementation the fuzzer must catch. Everything else, the admin API included, passes through.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { baseBody } from "@plumbline-kit/contract/bounds";
 import type { Contract } from "@plumbline-kit/contract";
+import { baseBody } from "@plumbline-kit/contract/bounds";
 
 export type Fault =
   /** (a) an out-of-range max_results is clamped into range instead of refused: 200 where 422 is due */

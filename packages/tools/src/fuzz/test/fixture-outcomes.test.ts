@@ -3,9 +3,10 @@
 // succeed; on crawl a 404/410 passes through, charged; anything else is a free 502; batch entries that fail are
 // left out and cost 0; a crawl batch in which nothing can succeed may answer its first failure. And the model's
 // commands on such a target: only the selected operations, no clock, no task polls without deepcrawl.
+
+import { type Contract, loadContract } from "@plumbline-kit/contract";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Contract, loadContract } from "@plumbline-kit/contract";
 import { operationCases } from "../arbitraries/operation-cases.ts";
 import { judgeValidAnswer } from "../checks/valid-answer.ts";
 import type { FuzzCase } from "../fuzz-case.ts";

@@ -3,9 +3,9 @@
 // and a run against a mock enforcing tight limits finds nothing to blame on the target.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock } from "@plumbline-kit/mock/start-mock";
 import { parseRateLimit, parseRateLimitPolicy } from "@plumbline-kit/contract/rate-limit-headers";
+import { startMock } from "@plumbline-kit/mock/start-mock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpClient, retryAfterSeconds } from "../http/http-client.ts";
 import { runFuzz } from "../run-fuzz.ts";
 

@@ -1,6 +1,9 @@
 // The reference the fuzz tests fuzz, started through test-support/reference-process.ts on a throw-away SQLite
 // directory. The client folder never imports the reference: it is a child process, as in CI.
-import { type ReferenceProcess, startReferenceProcess as start } from "../../../../../test-support/reference-process.ts";
+import {
+  type ReferenceProcess,
+  startReferenceProcess as start,
+} from "../../../../../test-support/reference-process.ts";
 
 export type { ReferenceProcess } from "../../../../../test-support/reference-process.ts";
 

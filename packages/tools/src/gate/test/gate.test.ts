@@ -6,10 +6,10 @@ import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startFixtureServer } from "../../conformance/fixtures/fixture-server.ts";
-import { startFaultProxy } from "../../conformance/test/fault-proxy.ts";
 import { startMockProcess } from "../../../../../test-support/mock-process.ts";
 import { startReferenceProcess } from "../../../../../test-support/reference-process.ts";
+import { startFixtureServer } from "../../conformance/fixtures/fixture-server.ts";
+import { startFaultProxy } from "../../conformance/test/fault-proxy.ts";
 import { gate, junitSuites, removeGateReports, tempDir } from "./gate-cli.ts";
 
 afterAll(removeGateReports);

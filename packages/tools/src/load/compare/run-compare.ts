@@ -5,8 +5,8 @@ import { loadContract } from "@plumbline-kit/contract";
 import { median } from "../latency-summary.ts";
 import {
   type BareAnswer,
-  type Peer,
   checkComparePeers,
+  type Peer,
   startBarePeer,
   startMockPeer,
   startPrismPeer,

@@ -1,8 +1,9 @@
 // The benchmark's metric on examples worked out by hand (article-metric.ts; ../shared/bench/article-extraction
 // README): tokens, 4-token shingles as multisets, per-page precision and recall, macro averages, and the Markdown
 // that /crawl returns turned into text.
-import { describe, expect, it } from "vitest";
+
 import { aggregate, markdownToText, scorePage, shingles, tokenize } from "@plumbline-kit/bench/load/article-metric";
+import { describe, expect, it } from "vitest";
 
 describe("tokens and shingles", () => {
   it("splits on anything but Unicode letters, digits and _", () => {

@@ -2,9 +2,9 @@
 // (one parse thread, the default pool), in rounds whose verdict is the median round, and says where a crawl's CPU
 // went. The verdict itself depends on the machine, so this checks the figures are real and consistent with it.
 import { fileURLToPath } from "node:url";
+import type { CrawlLoadResult } from "@plumbline-kit/bench/load/crawl-load";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../../../../test-support/cli-process.ts";
-import type { CrawlLoadResult } from "@plumbline-kit/bench/load/crawl-load";
 import { median } from "../latency-summary.ts";
 
 const DATA = fileURLToPath(new URL("./fixtures/article-extraction", import.meta.url));

@@ -7,11 +7,11 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
-import { main } from "@plumbline-kit/cli/cli";
-import { runCli } from "../../../../../test-support/cli-process.ts";
 import { aggregate } from "@plumbline-kit/bench/load/article-metric";
 import { benchCrawlQuality, type CrawlQualityResult } from "@plumbline-kit/bench/load/crawl-quality-bench";
+import { main } from "@plumbline-kit/cli/cli";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../../../../../test-support/cli-process.ts";
 
 const DATA = fileURLToPath(new URL("./fixtures/article-extraction", import.meta.url));
 const FLOOR = JSON.parse(readFileSync(`${DATA}/floor.json`, "utf8")) as Record<"f1" | "precision" | "recall", number>;

@@ -3,8 +3,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
 import { loadContract } from "@plumbline-kit/contract";
+import { afterEach, describe, expect, it } from "vitest";
 import { creditsCharged } from "../charge-counter.ts";
 import { checkAccounting } from "../credit-accounting.ts";
 import { buildTemplate, type RequestTemplate } from "../request-plan.ts";

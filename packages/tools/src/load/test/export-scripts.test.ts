@@ -7,9 +7,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { loadContract } from "@plumbline-kit/contract";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { loadContract } from "@plumbline-kit/contract";
 import { BIN } from "../../../../../test-support/cli-process.ts";
 import { readReportedCounts } from "../export/load-account.ts";
 import { runLoadExport } from "../export/run-export.ts";

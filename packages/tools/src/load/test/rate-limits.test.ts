@@ -4,8 +4,8 @@
 // behaviour. Judged by counts of requests and windows, never by the machine's speed.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "@plumbline-kit/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockProcess, startMockProcess } from "../../../../../test-support/mock-process.ts";
 import { readBalance } from "../credit-accounting.ts";
 import { createSender } from "../http-send.ts";

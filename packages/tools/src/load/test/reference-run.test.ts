@@ -3,10 +3,10 @@
 // scenario expects, and credit accounting read independently of the tool (balance = start − what it counted).
 // The fixture site is test glue here; load/ itself never imports conformance/.
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FixtureServer, startFixtureServer } from "../../conformance/fixtures/fixture-server.ts";
 import { loadContract } from "@plumbline-kit/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ReferenceProcess, startReferenceProcess } from "../../../../../test-support/reference-process.ts";
+import { type FixtureServer, startFixtureServer } from "../../conformance/fixtures/fixture-server.ts";
 import { renderSummary } from "../render-summary.ts";
 import { runLoad } from "../run-load.ts";
 import { readScenario } from "../scenario-file.ts";

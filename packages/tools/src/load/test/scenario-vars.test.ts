@@ -1,7 +1,8 @@
 // {{fixture}} and setup captures: filled into bodies, raw bodies, queries and path parameters before the contract
 // checks the request, so the body judged is the body sent; an unset name is a scenario error, never sent as is.
-import { describe, expect, it } from "vitest";
+
 import { loadContract } from "@plumbline-kit/contract";
+import { describe, expect, it } from "vitest";
 import { buildTemplate } from "../request-plan.ts";
 import { readScenario } from "../scenario-file.ts";
 import { fillVars, fixtureBase, needsFixture } from "../scenario-vars.ts";

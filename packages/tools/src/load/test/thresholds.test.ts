@@ -1,7 +1,8 @@
 // Threshold expressions, files and evaluation: the vocabulary, the errors a person sees for a bad expression,
 // and the verdicts, including keys a scenario does not exercise.
-import { describe, expect, it } from "vitest";
+
 import { loadContract } from "@plumbline-kit/contract";
+import { describe, expect, it } from "vitest";
 import { evaluateThresholds, type MetricSource } from "../threshold-evaluate.ts";
 import { parseThreshold, type Threshold } from "../threshold-expression.ts";
 import { DEFAULT_THRESHOLDS, parseThresholdSet, readThresholdSet, THRESHOLD_DIR } from "../threshold-file.ts";

@@ -4,13 +4,14 @@
 // states, the balance across paid calls, a task's zip across downloads: tracked for the proxy's lifetime, fed every
 // exchange, those that match no operation or got no answer too). What is the proxy's own: undoing
 // Content-Encoding, and an upstream that never answered.
+
+import type { Contract } from "@plumbline-kit/contract";
 import {
   createContext,
   createSequenceJudges,
   type Exchange as JudgedExchange,
   judgeExchange,
 } from "@plumbline-kit/contract/checks/index";
-import type { Contract } from "@plumbline-kit/contract";
 import type { Exchange } from "../exchange.ts";
 import { decodeBody } from "../har/body-decoding.ts";
 import { headerRecord, headerValue } from "../hop-headers.ts";

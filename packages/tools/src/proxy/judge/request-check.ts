@@ -1,8 +1,9 @@
 // A request judged against its operation, with the answer the service gives such a request (D-validation-status):
 // the registry's request rules (spec/checks/request-rules.ts), so `--errors` refuses with exactly that answer
 // before the request reaches the upstream.
-import { checkRequest as judgeRequest, type RequestProblem } from "@plumbline-kit/contract/checks/index";
+
 import type { Contract } from "@plumbline-kit/contract";
+import { checkRequest as judgeRequest, type RequestProblem } from "@plumbline-kit/contract/checks/index";
 import type { Exchange } from "../exchange.ts";
 import { headerValue } from "../hop-headers.ts";
 import type { MatchedOperation } from "../operation-match.ts";

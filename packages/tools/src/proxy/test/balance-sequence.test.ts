@@ -3,9 +3,9 @@
 // is unknown), another credential's calls meanwhile do not make a window ambiguous unless they are paid.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
 import { loadContract } from "@plumbline-kit/contract";
+import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProxyReport } from "../report/violation-report.ts";
 import { type RunningProxy, startProxy } from "../start-proxy.ts";
 

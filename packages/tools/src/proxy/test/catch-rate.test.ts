@@ -3,8 +3,9 @@
 // traffic exercises the fault; the faults it does not exercise are listed here with the reason. In front of the
 // clean mock the same journey leaves no response-side violation and judges its balance windows (none skipped: its
 // calls are sequential). The conformance suite's verdicts are `plumbline bench proxy-catch`'s (docs/proxy.md).
-import { beforeAll, describe, expect, it } from "vitest";
+
 import { benchProxyCatch, type ProxyCatchResult } from "@plumbline-kit/bench/proxy-catch-bench";
+import { beforeAll, describe, expect, it } from "vitest";
 
 /** The seeded faults a client's journey does not reach, and why. */
 const NOT_EXERCISED: Record<string, string> = {

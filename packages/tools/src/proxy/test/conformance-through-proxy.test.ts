@@ -2,12 +2,13 @@
 // OAuth discovery, payments, zip links, rate-limit headers and all), and judging every one of the suite's edge
 // cases it reports nothing against the mock's answers. The suite's deliberately invalid requests are the only
 // violations, and they are the client's.
+
+import { loadContract } from "@plumbline-kit/contract";
+import { DEMO_PAYMENT_KEY } from "@plumbline-kit/mock/demo-keys";
+import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runConformance } from "../../conformance/index.ts";
 import type { ConformanceResult } from "../../conformance/types.ts";
-import { DEMO_PAYMENT_KEY } from "@plumbline-kit/mock/demo-keys";
-import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
-import { loadContract } from "@plumbline-kit/contract";
 import type { ProxyReport } from "../report/violation-report.ts";
 import { type RunningProxy, startProxy } from "../start-proxy.ts";
 

@@ -3,9 +3,9 @@
 // the MCP endpoint and a mock's admin routes pass through untouched (forwarded, recorded, not judged).
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
 import { type Contract, loadContract } from "@plumbline-kit/contract";
+import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProxy } from "../start-proxy.ts";
 import { startUpstreamDouble } from "./upstream-double.ts";
 

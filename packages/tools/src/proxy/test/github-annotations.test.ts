@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../../../../test-support/cli-process.ts";
 import { startUpstreamDouble, type UpstreamDouble } from "./upstream-double.ts";
 

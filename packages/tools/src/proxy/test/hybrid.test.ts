@@ -3,9 +3,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
 import { type Contract, loadContract } from "@plumbline-kit/contract";
+import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlumblineHar } from "../har/har-entry.ts";
 import { startProxy } from "../start-proxy.ts";
 import { startUpstreamDouble, type UpstreamDouble } from "./upstream-double.ts";

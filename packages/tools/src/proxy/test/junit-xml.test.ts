@@ -42,6 +42,8 @@ describe("proxy junit.xml", () => {
         refused: 0,
         servedBy: { upstream: 1, mock: 0, proxy: 0 },
         fallbacks: 0,
+        balanceWindows: 0,
+        balanceSkipped: {},
       },
       rules: RULES.map((r) => ({ ...r, count: r.id === rule.id ? 1 : 0 })),
       operations: [

@@ -4,9 +4,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
 import { loadContract } from "@plumbline-kit/contract";
+import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RULE_BY_ID, RULES } from "../judge/rules.ts";
 import type { ProxyReport } from "../report/violation-report.ts";
 import { type RunningProxy, startProxy } from "../start-proxy.ts";

@@ -4,9 +4,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
 import { type Contract, loadContract } from "@plumbline-kit/contract";
+import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlumblineEntry, PlumblineHar } from "../har/har-entry.ts";
 import { startProxy } from "../start-proxy.ts";
 import { startUpstreamDouble, type UpstreamDouble } from "./upstream-double.ts";

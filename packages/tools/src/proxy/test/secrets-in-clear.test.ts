@@ -7,9 +7,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
 import { startMock } from "@plumbline-kit/mock/start-mock";
 import { pkce, register, tokenRequest } from "@plumbline-kit/reference/test/oauth-test-client";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { signUpOverHttp } from "../../../../../test-support/account-signup.ts";
 import { type CliProcess, startCliProcess } from "../../../../../test-support/cli-process.ts";
 import { consentOverHttp } from "../../../../../test-support/http-consent.ts";

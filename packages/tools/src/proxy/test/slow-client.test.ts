@@ -3,9 +3,9 @@
 // closed, as the mock and the reference do (D-framework-errors); other clients are served meanwhile.
 import { createServer } from "node:http";
 import { type AddressInfo, connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
 import { type Contract, loadContract } from "@plumbline-kit/contract";
+import { type RunningMock, startMock } from "@plumbline-kit/mock/start-mock";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningProxy, startProxy } from "../start-proxy.ts";
 
 const KEY = "slow-client-key-5c7e";

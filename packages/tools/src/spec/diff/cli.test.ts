@@ -6,9 +6,9 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SPEC_PATH } from "@plumbline-kit/contract/document";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "../../../../../test-support/cli-process.ts";
-import { SPEC_PATH } from "@plumbline-kit/contract/document";
 import { RULES } from "./rules.ts";
 
 const SPEC = readFileSync(SPEC_PATH, "utf8");

@@ -2,9 +2,9 @@
 // reformatted or rewritten as JSON, OpenAPI 3.0's `nullable` for 3.1's type list: no change. A recursive schema
 // is compared without unrolling it, and each change carries its pointers and REVISION's line.
 import { readFileSync } from "node:fs";
+import { SPEC_PATH } from "@plumbline-kit/contract/document";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { SPEC_PATH } from "@plumbline-kit/contract/document";
 import { diffSpecs } from "./diff-specs.ts";
 import { specSourceFromText } from "./spec-source.ts";
 import { at, baseDocument, type Doc, source } from "./test/fixture-document.ts";

@@ -3,8 +3,8 @@
 // known issue, waived by id in the fuzz tests) must still fail, so the day it is fixed this test says to drop the
 // waiver and move the entry up into the corpus.
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Contract } from "@plumbline-kit/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Waiver } from "../../checks/waivers.ts";
 import { createHttpClient, type HttpClient } from "../../http/http-client.ts";
 import { probeTarget } from "../../http/target-probe.ts";
