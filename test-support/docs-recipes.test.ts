@@ -231,8 +231,10 @@ describe("the recipes of the README and docs", () => {
     for (const r of all.filter((x) => x.notRun !== undefined)) expect(r.notRun, `${r.file}:${r.line}`).toMatch(/\w{3}/);
   });
 
+  // each recipe has a project, ports and fixture site of its own; the gate jobs are time-boxed (--time 120), so they
+  // run side by side (Vitest's maxConcurrency, 5) instead of one after another (~9 of the file's 13 minutes)
   for (const recipe of all.filter((r) => r.notRun === undefined))
-    it(`${recipe.file}:${recipe.line} ${recipe.name} runs as written and leaves no process`, {
+    it.concurrent(`${recipe.file}:${recipe.line} ${recipe.name} runs as written and leaves no process`, {
       timeout: 400_000,
     }, async () => {
       const r = await run(recipe);

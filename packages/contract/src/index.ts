@@ -1,5 +1,9 @@
 // @plumbline-kit/contract: the contract of the Web Search, Crawl and Extraction Service, the single source of truth
 // every part of plumbline imports (issue 2 §4): its OpenAPI document, types, validators, prices, error catalogue.
+
+// the one registry of contract checks every judge calls (issue 35): judgeExchange, createJudge, RULES, their types
+export * from "./checks/index.ts";
+export { resolveChromium } from "./chromium.ts";
 export { type Contract, type LoadOptions, loadContract, type RateLimitPolicy, readRateLimits } from "./contract.ts";
 export { type Decision, decisionReferences, readDecisions, renderDecisionsPage } from "./decisions.ts";
 export { type OpenApiDocument, readRawDocument, SPEC_PATH } from "./document.ts";

@@ -21,6 +21,10 @@ export const SKIP_KINDS = {
   "broke-key": { precondition: true, label: "no account with zero credits (--broke-api-key)" },
   "payment-key": { precondition: true, label: "no test payment key (--payment-method test --payment-key)" },
   "oauth-account": { precondition: true, label: "no account to consent with (--oauth-user, --oauth-password)" },
+  "image-decoder": {
+    precondition: true,
+    label: "no image decoder for the screenshots' pixels (npm install --save-dev sharp)",
+  },
   synthetic: { precondition: false, label: "a synthetic target: it does not fetch real pages" },
   "no-canary": { precondition: false, label: "neither crawl nor sitemap is selected, so the canary cannot run" },
   "not-selected": { precondition: false, label: "operation not selected (--operations)" },

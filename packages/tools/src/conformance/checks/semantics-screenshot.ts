@@ -4,7 +4,7 @@
 // alone fixes them. The others need the fixture page (fixtures/site-facts.ts) really rendered (canary probe).
 import { describe, failure, ok, status } from "../check-helpers.ts";
 import { SHOT_PAGE } from "../fixtures/site-facts.ts";
-import { decodeImage, type Pixel, pixelAt, readImageHeader } from "../image-reading.ts";
+import { decodeImage, imageDecoder, NO_DECODER, type Pixel, pixelAt, readImageHeader } from "../image-reading.ts";
 import { type Shot, screenshotPrice, screenshotShotsProbe, type Viewport } from "../probes/screenshot-shots.ts";
 import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts";
 import { fixture } from "./semantics-crawl.ts";
@@ -27,6 +27,7 @@ const imageFormat: CheckDefinition = {
   probes: [screenshotShotsProbe],
   async run(ctx) {
     const failures: Failure[] = [];
+    const notes: string[] = [];
     for (const s of await ctx.probe(screenshotShotsProbe)) {
       const ex = s.exchange;
       if (status(ex) !== 200) {
@@ -50,7 +51,8 @@ const imageFormat: CheckDefinition = {
         continue;
       }
       const decoded = await decodeImage(bytes);
-      if (!decoded.ok)
+      if (!decoded.ok && decoded.noDecoder) notes.push(`${label(s)}: header only (${NO_DECODER})`);
+      else if (!decoded.ok)
         failures.push(
           failure(`screenshot ${label(s)}: the image does not decode`, [ex], `a whole ${s.format}`, decoded.error),
         );
@@ -64,7 +66,7 @@ const imageFormat: CheckDefinition = {
           ),
         );
     }
-    return { failures };
+    return { failures, notes };
   },
 };
 
@@ -195,6 +197,7 @@ const colorScheme: CheckDefinition = {
   preconditions: ["fetches-real-pages"],
   cost: (c) => screenshotPrice(c),
   async run(ctx) {
+    if (!(await imageDecoder())) return { failures: [], skip: NO_DECODER, skipKind: "image-decoder" };
     const { ex, header } = await shoot(ctx, this.id, { color_scheme: "dark", viewport: FULL_VIEWPORT });
     if (!header)
       return { failures: [failure("the dark screenshot is no image", [ex], "200 with an image", describe(ex))] };
@@ -218,6 +221,7 @@ const omitBackground: CheckDefinition = {
   preconditions: ["fetches-real-pages"],
   cost: (c) => screenshotPrice(c),
   async run(ctx) {
+    if (!(await imageDecoder())) return { failures: [], skip: NO_DECODER, skipKind: "image-decoder" };
     const { width, height } = FULL_VIEWPORT;
     const { ex, header } = await shoot(ctx, this.id, {
       format: "png",
