@@ -3,7 +3,7 @@
 // mock and reference launchers are this with their own arguments.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { serverPid } from "../packages/bench/src/load/thread-cpu.ts";
+import { serverPid } from "./thread-cpu.ts";
 
 export const BIN = fileURLToPath(new URL("../bin/plumbline.js", import.meta.url));
 

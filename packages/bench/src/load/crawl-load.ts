@@ -19,8 +19,8 @@ import { plumblineEntry } from "@plumbline-kit/cli/launch";
 import { createSender } from "@plumbline-kit/tools/load/http-send";
 import { median } from "@plumbline-kit/tools/load/latency-summary";
 import { freePort, startProcess } from "@plumbline-kit/tools/load/peers/peer-processes";
+import { type CrawlCpu, crawlCpu, serverPid, threadCpu } from "../../../../test-support/thread-cpu.ts";
 import { probeP99 } from "./latency-probe.ts";
-import { type CrawlCpu, crawlCpu, serverPid, threadCpu } from "./thread-cpu.ts";
 
 export interface CrawlLoadOptions {
   dataDir: string;

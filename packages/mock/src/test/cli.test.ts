@@ -77,7 +77,10 @@ describe("plumbline mock", () => {
       request: { method: "GET", url: `https://api.example.test/deepcrawl/status/${taskId}` },
       response: {
         status: 200,
-        headers: [{ name: "content-type", value: "application/json" }],
+        headers: [
+          { name: "content-type", value: "application/json" },
+          { name: "link", value: '</openapi.json>; rel="service-desc"' },
+        ],
         content: {
           mimeType: "application/json",
           text: JSON.stringify({ taskId, status, message: "m", error: null, zipUrl: null }),

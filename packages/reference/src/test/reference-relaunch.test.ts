@@ -6,11 +6,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serverPid } from "@plumbline-kit/bench/load/thread-cpu";
 import { afterAll, expect, it, vi } from "vitest";
 import { BIN } from "../../../../test-support/cli-process.ts";
 import { processEnded } from "../../../../test-support/process-state.ts";
 import { type ReferenceProcess, startReferenceProcess } from "../../../../test-support/reference-process.ts";
+import { serverPid } from "../../../../test-support/thread-cpu.ts";
 
 let ref: ReferenceProcess | undefined;
 afterAll(async () => ref?.stop());

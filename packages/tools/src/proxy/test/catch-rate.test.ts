@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 /** The seeded faults a client's journey does not reach, and why. */
 const NOT_EXERCISED: Record<string, string> = {
+  "news accepting page, a field of search":
+    "the journey sends news only its own fields; only the suite's derived refusals send page",
   "a validator that refuses the largest batch the contract allows (50 entries)":
     "the journey's batches hold two entries; only the suite sends the 50-entry edge",
   "a validator that still refuses sogou and yandex (the interface's list only)":
