@@ -3,9 +3,8 @@
 // under pages/). Validity and layout hold for any target; that the package holds the fixture site's pages needs a
 // target that really crawled it (canary probe).
 
-import type { JsonSchema } from "@plumbline-kit/contract";
+import { zipLayoutProblems } from "@plumbline-kit/contract/checks/sequences/deepcrawl-zip";
 import { plural } from "@plumbline-kit/contract/report/plural";
-import { parse } from "yaml";
 import { describe, failure, status } from "../check-helpers.ts";
 import { SITEMAP_PAGES } from "../fixtures/site-facts.ts";
 import { type DeepcrawlRun, deepcrawlProbe } from "../probes/deepcrawl-run.ts";
@@ -60,27 +59,6 @@ const zipValid: CheckDefinition = {
   },
 };
 
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/;
-
-/** The front matter of a document, or a string saying what is wrong with it. */
-function frontMatter(doc: string): Record<string, unknown> | string {
-  const m = FRONT_MATTER.exec(doc);
-  if (!m) return "it does not start with YAML front matter (---)";
-  try {
-    const data = parse(m[1]) as unknown;
-    if (data !== null && typeof data === "object" && !Array.isArray(data)) return data as Record<string, unknown>;
-    return "its front matter is not a mapping";
-  } catch (err) {
-    return `its front matter is not YAML: ${err instanceof Error ? err.message : String(err)}`;
-  }
-}
-
-/** The deepcrawl type a request without one gets (the document's x-default). */
-function defaultType(ctx: RunContext): unknown {
-  const schema = ctx.contract.document.components?.schemas?.DeepcrawlRequest as JsonSchema;
-  return schema.properties?.type?.["x-default"];
-}
-
 const zipLayout: CheckDefinition = {
   id: "deepcrawl-zip-layout",
   title: "The package is laid out as decided: the request in the manifest, pages/*.md with url/title/fetched_at",
@@ -93,47 +71,26 @@ const zipLayout: CheckDefinition = {
     const p = await readable(ctx);
     if (!("run" in p)) return p;
     const { run, ex } = p;
-    const { manifest, documents, entries } = p.reading;
+    const { manifest, entries } = p.reading;
     const failures: Failure[] = [];
     const add = (message: string, expected?: string, actual?: string) =>
       failures.push(failure(message, [ex], expected, actual));
-    const asked = run.body as { url?: unknown; type?: unknown };
-    if (manifest.url !== asked.url) add("manifest url is not the requested url", String(asked.url), manifest.url);
-    const type = asked.type ?? defaultType(ctx);
-    const got = (manifest as { type?: unknown }).type;
-    if (got !== type) add("manifest type is not the requested (or default) type", String(type), String(got));
+    // the layout rules are the registry's (the proxy applies the same to a zip it watches go by); the check adds
+    // what only a planned run knows: the order of its own timestamps
+    for (const v of zipLayoutProblems(
+      ctx.contract,
+      ex.raw ?? Buffer.alloc(0),
+      run.body as { url?: unknown; type?: unknown },
+    ))
+      add(
+        v.message,
+        v.expected === undefined ? undefined : String(v.expected),
+        v.actual === undefined ? undefined : String(v.actual),
+      );
     const { createdAt, completedAt } = manifest as { createdAt?: string; completedAt?: string };
     if (Date.parse(String(createdAt)) > Date.parse(String(completedAt)))
       add("manifest completedAt precedes createdAt", `≥ ${createdAt}`, completedAt);
     const listed = new Set(manifest.pages.map((pg) => pg.path).filter((x): x is string => x !== null));
-    for (const name of entries)
-      if (name !== "manifest.json" && !name.endsWith("/") && !listed.has(name))
-        add(`${name} is in the zip but not in the manifest`, "only manifest.json and the listed documents", name);
-    for (const page of manifest.pages) {
-      if (page.path === null) {
-        if (page.status >= 200 && page.status < 300)
-          add(`${page.url} was fetched (${page.status}) but has no document`, "a path under pages/", "null");
-        continue;
-      }
-      if (!/^pages\/[^/]+\.md$/.test(page.path))
-        add(`${page.path} is not a Markdown document under pages/`, "pages/<name>.md", page.path);
-      const fm = frontMatter(documents.get(page.path) ?? "");
-      if (typeof fm === "string") {
-        add(`${page.path}: ${fm}`);
-        continue;
-      }
-      const missing = ["url", "title", "fetched_at"].filter((k) => !(k in fm));
-      if (missing.length)
-        add(
-          `${page.path}: front matter lacks ${missing.join(", ")}`,
-          "url, title, fetched_at",
-          Object.keys(fm).join(", "),
-        );
-      if ("url" in fm && fm.url !== page.url)
-        add(`${page.path}: front matter url differs from the manifest's`, page.url, String(fm.url));
-      if ("fetched_at" in fm && Number.isNaN(Date.parse(String(fm.fetched_at))))
-        add(`${page.path}: fetched_at is not a date`, "an RFC 3339 date-time", String(fm.fetched_at));
-    }
     return { failures, notes: [`${listed.size} documents, ${entries.length} zip entries`] };
   },
 };
