@@ -12,7 +12,7 @@ export type Decoded =
 export const NO_DECODER = "no image decoder to read the screenshot's pixels: npm install --save-dev sharp";
 
 /** sharp (an optional peer: loaded on first use, so the CLI starts without it), or null when it is not installed. */
-export async function imageDecoder(): Promise<(typeof import("sharp"))["default"] | null> {
+export async function imageDecoder(): Promise<typeof import("sharp")["default"] | null> {
   try {
     return (await import("sharp")).default;
   } catch (err) {
