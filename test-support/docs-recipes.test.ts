@@ -137,7 +137,10 @@ beforeAll(async () => {
 afterAll(() => mock?.close());
 
 async function run(recipe: Recipe): Promise<{ code: number | null; out: string; left: string[] }> {
-  const project = linkedProject("plumbline-recipe-");
+  // the benchmarks are never built nor published: a recipe of `plumbline bench` runs as in the repository, from the sources
+  const project = linkedProject("plumbline-recipe-", {
+    fromSources: recipe.steps.some((st) => /\bplumbline bench\b/.test(st.run)),
+  });
   const fixtures = await startStaticSite(join(project.dir, "fixtures", "main"));
   try {
     writeFileSync(join(project.dir, "client-test.js"), CLIENT_TEST);

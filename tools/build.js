@@ -5,24 +5,36 @@
 // use bundled into the contract's dist/vendor/ (see packages/contract/src/vendor/mppx.ts). Tests and test glue are
 // not built; the repository's tests run the sources.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { FINGERPRINT_FILE, isTest, sourceFingerprint } from "./build-fingerprint.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BUILD = join(ROOT, ".build");
 const require = createRequire(import.meta.url);
 const started = performance.now();
 
+const fingerprint = sourceFingerprint(); // of the sources this build reads, before it reads them
+rmSync(FINGERPRINT_FILE, { force: true });
 rmSync(BUILD, { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json")], {
   stdio: "inherit",
 });
 
-/** Test code and the source-mode worker shims stay out of dist/ (the shims load TypeScript through tsx). */
-/** @param {string} rel */
-const isTest = (rel) => /(^|\/)test\//.test(rel) || /\.test\.[jt]s$/.test(rel);
+/** Test code (isTest) and the source-mode worker shims stay out of dist/ (the shims load TypeScript through tsx). */
 /** @param {string} rel */
 const isShim = (rel) => /-worker\.mjs$/.test(rel);
 
@@ -71,4 +83,10 @@ await build({
 });
 if (!existsSync(join(ROOT, "packages/contract/dist/vendor/mppx.js")))
   throw new Error("the vendor bundle was not written");
+// the command a package installs is executable, as npm makes it on install (tests run it from dist/ through npx)
+for (const pkg of packages) {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "packages", pkg, "package.json"), "utf8"));
+  for (const bin of Object.values(manifest.bin ?? {})) chmodSync(join(ROOT, "packages", pkg, bin), 0o755);
+}
+writeFileSync(FINGERPRINT_FILE, `${fingerprint}\n`);
 console.log(`built ${packages.length} packages in ${((performance.now() - started) / 1000).toFixed(1)} s`);

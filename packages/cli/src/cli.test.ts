@@ -1,10 +1,9 @@
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { BIN } from "../../../test-support/cli-process.ts";
 
 const run = promisify(execFile);
-const BIN = fileURLToPath(new URL("../../../bin/plumbline.js", import.meta.url));
 
 async function plumbline(...args: string[]) {
   try {

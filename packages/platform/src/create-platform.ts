@@ -1,5 +1,6 @@
 // createPlatform(): the contract's behaviour common to mock and reference, as one Fastify instance over
 // injected stores, clock and engines (brief: "written once, in reference/platform/").
+import { REQUEST_BODY_LIMIT_BYTES } from "@plumbline-kit/contract/error-catalogue";
 import Fastify, { type FastifyInstance } from "fastify";
 import { accountRoutes } from "./account-routes.ts";
 import { agentDiscoveryRoutes } from "./agent-discovery-routes.ts";
@@ -32,7 +33,7 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
   const app = Fastify({
     // a secret sent in the query string is never logged in clear (spec/secrets.ts)
     logger: loggerOptions(o.logger),
-    bodyLimit: o.bodyLimit ?? 1024 * 1024,
+    bodyLimit: o.bodyLimit ?? REQUEST_BODY_LIMIT_BYTES,
     genReqId: (req) => requestIdFrom(req.headers["x-request-id"]),
     // an unknown query parameter or a trailing slash is not worth a 404
     routerOptions: { ignoreTrailingSlash: true },

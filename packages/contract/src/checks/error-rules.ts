@@ -3,7 +3,7 @@
 // 400 for what the decision calls malformed, 422 for a schema violation with errors[] naming the field.
 
 import { fieldPath } from "../error-body.ts";
-import { STATUS_LABELS } from "../error-catalogue.ts";
+import { REQUEST_BODY_LIMIT_BYTES, STATUS_LABELS } from "../error-catalogue.ts";
 import { checkRequest, type RequestProblem } from "./request-rules.ts";
 import type { ExchangeContext, ExchangeRule, Violation } from "./types.ts";
 
@@ -72,6 +72,14 @@ export const errorLabel: ExchangeRule = {
 // refused by the JSON parser before validation, with 400 (D-validation-status): the validators do not see them
 const POISON = /"__proto__"\s*:|"constructor"\s*:\s*\{[^}]*"prototype"/;
 
+/** The request body's size in bytes, as sent. */
+function bodyBytes(ctx: ExchangeContext): number {
+  const req = ctx.exchange.request;
+  const body = req.body ?? (req.json === undefined ? undefined : JSON.stringify(req.json));
+  if (body === undefined) return 0;
+  return typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+}
+
 /** What the service must answer this request, when the contract refuses it (null: it is valid, or not judged). */
 function refusalOf(ctx: ExchangeContext): RequestProblem | null {
   return ctx.memo("refusal", () => {
@@ -127,6 +135,12 @@ export const validationStatus: ExchangeRule = {
     if (ctx.status !== 400 && ctx.status !== 422) return [];
     const p = refusalOf(ctx);
     if (!p) return [];
+    if (
+      ctx.status === 400 &&
+      errorBody(ctx)?.code === "PLB_BODY_TOO_LARGE" &&
+      bodyBytes(ctx) > REQUEST_BODY_LIMIT_BYTES
+    )
+      return []; // refused by its size before it was read (D-validation-status)
     const out: Violation[] = [];
     const want = p.refusal.status;
     if (ctx.status !== want)

@@ -3,10 +3,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-
-const BIN = fileURLToPath(new URL("../../../../bin/plumbline.js", import.meta.url));
+import { BIN } from "../../../../test-support/cli-process.ts";
 
 function run(args: string[]) {
   const child = spawn(process.execPath, [BIN, "mock", ...args], { stdio: ["ignore", "pipe", "pipe"] });

@@ -3,11 +3,10 @@
 // --log json, a page at / pointing to /docs, /openapi.json and /health, and one clear line for a --spec that is not
 // there.
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { BIN } from "../../../../test-support/cli-process.ts";
 import { logFormat } from "../cli.ts";
 
-const BIN = fileURLToPath(new URL("../../../../bin/plumbline.js", import.meta.url));
 const KEY = { authorization: "Bearer LOG", "content-type": "application/json" };
 
 function run(args: string[]) {

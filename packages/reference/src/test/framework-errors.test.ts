@@ -52,7 +52,7 @@ beforeAll(async () => {
     port: 0,
     dataDir: dir,
     keys: [{ key: KEY, credits: 10 }],
-    requestTimeouts: { requestTimeoutMs: 500, checkIntervalMs: 100 },
+    requestTimeouts: { requestTimeoutMs: 2_000, checkIntervalMs: 100 }, // far past what a whole request takes on loopback
   });
   guarded = await startReference({ port: 0, dataDir: join(dir, "g"), keys: [{ key: KEY, credits: 10 }] });
 });

@@ -4,13 +4,12 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN } from "../../../../test-support/cli-process.ts";
 import { type RunningReference, startReference } from "../start-reference.ts";
 
 const run = promisify(execFile);
-const BIN = fileURLToPath(new URL("../../../../bin/plumbline.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "plumbline-ref-"));
 let ref: RunningReference;
 

@@ -27,18 +27,21 @@ describe("the suite's HTTP client", () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  it("waits out a 429 whose Retry-After is a date, and records the key as $PLUMBLINE_API_KEY", async () => {
-    const { contract } = await loadContracts();
-    const waits: string[] = [];
-    const http = createHttpClient({
+  const clientWith = async (requestTimeoutMs: number, waits: string[] = []) =>
+    createHttpClient({
       target: url,
       apiKey: KEY,
-      requestTimeoutMs: 300,
-      contract,
+      requestTimeoutMs,
+      contract: (await loadContracts()).contract,
       runId: "t",
       onWait: (l) => waits.push(l),
       rateLimit: "auto",
     });
+
+  it("waits out a 429 whose Retry-After is a date, and records the key as $PLUMBLINE_API_KEY", async () => {
+    const waits: string[] = [];
+    // a timeout no answer of this local server comes near, however loaded the machine
+    const http = await clientWith(30_000, waits);
     try {
       const ex = await http.call("test", "GET", `/usage?api_key=${KEY}`);
       expect(ex.response?.status).toBe(200);
@@ -48,7 +51,14 @@ describe("the suite's HTTP client", () => {
       expect(http.exchanges).toHaveLength(2);
       expect(JSON.stringify(http.exchanges.map((e) => e.request))).not.toContain(KEY);
       expect(ex.request.headers.authorization).toBe("Bearer $PLUMBLINE_API_KEY");
+    } finally {
+      http.close();
+    }
+  });
 
+  it("records a target that never answers as a timeout", async () => {
+    const http = await clientWith(300);
+    try {
       const hung = await http.call("test", "GET", "/hang");
       expect(hung.response).toBeUndefined();
       expect(hung.error).toBe("timeout: no answer within 300 ms");
