@@ -1,6 +1,6 @@
 // examples/edges-client as a client team runs it: `npx plumbline edges -- npm test` in the project (a copy of the
 // example with plumbline linked in) exits 1 naming exactly the naive client's failing edges and writes the reports;
-// with the careful client (`npm run test:careful`) it exits 0.
+// with the careful client (EDGES_CLIENT=careful) it exits 0.
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EDGES } from "@plumbline-kit/contract/edges/catalogue";
@@ -55,7 +55,9 @@ describe("examples/edges-client under plumbline edges", () => {
   });
 
   it("the careful client: every edge passed, exit 0", { timeout: 600_000 }, async () => {
-    const r = await runNpx(project, ["plumbline", "edges", "--jobs", "4", "--", "npm", "run", "test:careful"]);
+    const r = await runNpx(project, ["plumbline", "edges", "--jobs", "4", "--", "npm", "test"], {
+      EDGES_CLIENT: "careful",
+    });
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain(`no edge failed (${EDGES.length} passed, 0 failed, 0 not exercised;`);
   });

@@ -1,4 +1,0 @@
-import { createClient } from "../src/careful-client.mjs";
-import { journey } from "./journey.mjs";
-
-journey(createClient);
