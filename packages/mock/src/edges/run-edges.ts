@@ -150,9 +150,12 @@ export async function runEdges(o: EdgesOptions): Promise<EdgesResult> {
   const { altered: _a, alteredCount: _c, ...base } = await runOnce(o, contract, null);
   const baseline = { ...base, passed: base.exitCode === 0 };
   progress(`baseline: ${baseline.passed ? "passed" : `failed (exit ${baseline.exitCode})`}`);
+  const jobs = o.jobs ?? availableParallelism();
+  // each run in flight listens for the signals it passes on (SIGINT, SIGTERM, SIGHUP)
+  if (process.getMaxListeners() < jobs + 10) process.setMaxListeners(jobs + 10);
   const runs: EdgeRun[] = baseline.passed
     ? await pool(
-        o.jobs ?? availableParallelism(),
+        jobs,
         edges.map((edge) => async () => {
           const run = await runOnce(o, contract, edge.id);
           const verdict: EdgeVerdict =
