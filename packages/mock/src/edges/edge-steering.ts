@@ -349,6 +349,8 @@ export function installEdge(
 
   app.addHook("onRequest", (req, _reply, done) => {
     const operationId = operationOf(req);
+    // back to the start with the rest of the mock: nothing altered, the first calls first again
+    if (req.method === "POST" && req.url === "/__mock/reset") recorder.clear();
     if (!operationId) return done();
     if (operationId === "deepcrawlStatus" && pollMs && state.clock.mode === "manual") state.clock.advance(pollMs);
     if (!applies.has(operationId) || !steer.request) return done();

@@ -235,6 +235,19 @@ describe("edges of the catalogue", () => {
     }
   });
 
+  it("POST /__mock/reset starts the edge over: nothing altered, the first paid call steered again", async () => {
+    const c = await steered("rate-limited");
+    try {
+      expect((await c.call("POST", "/search", { query: "q" })).status).toBe(429);
+      expect((await c.call("POST", "/__mock/reset")).status).toBe(200);
+      expect(c.mock.edge?.view()).toEqual({ edge: "rate-limited", count: 0, altered: [] });
+      expect((await c.call("POST", "/search", { query: "q" })).status).toBe(429);
+      expect(c.mock.edge?.view().count).toBe(1);
+    } finally {
+      await c.close();
+    }
+  });
+
   it("an unknown edge is refused at start", async () => {
     await expect(startMock({ port: 0, contract, edge: { id: "no-such-edge" } })).rejects.toThrow(/unknown edge/);
   });
