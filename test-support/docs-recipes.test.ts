@@ -30,16 +30,27 @@ import { linkedProject, userEnv } from "./linked-project.ts";
 import { type CodeBlock, documentationFiles, ROOT, readPage } from "./markdown.ts";
 import { startStaticSite } from "./static-site.ts";
 
+// a careful client's test: it waits out a 429 and retries a 5xx or a dropped connection (plumbline edges sends those)
 const CLIENT_TEST = `
 const base = process.env.API_BASE_URL ?? process.env.API_URL ?? process.env.PLUMBLINE_URL;
 const key = process.env.PLUMBLINE_API_KEY ?? process.env.API_KEY;
-const r = await fetch(base + "/search", {
-  method: "POST",
-  headers: { authorization: "Bearer " + key, "content-type": "application/json" },
-  body: JSON.stringify({ query: "the client's end-to-end test" }),
-});
-console.log("client test: POST /search answered", r.status);
-process.exit(r.status === 200 ? 0 : 1);
+let r;
+for (let attempt = 1; attempt <= 4; attempt++) {
+  try {
+    r = await fetch(base + "/search", {
+      method: "POST",
+      headers: { authorization: "Bearer " + key, "content-type": "application/json" },
+      body: JSON.stringify({ query: "the client's end-to-end test" }),
+    });
+  } catch {
+    continue;
+  }
+  const wait = r.status === 429 ? Math.min(Number(r.headers.get("retry-after") ?? 1), 2) * 1000 : 0;
+  if (r.status !== 429 && r.status < 502) break;
+  await new Promise((resolve) => setTimeout(resolve, wait || 100));
+}
+console.log("client test: POST /search answered", r?.status);
+process.exit(r?.status === 200 ? 0 : 1);
 `;
 
 interface Recipe {

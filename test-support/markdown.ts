@@ -10,7 +10,7 @@ export function documentationFiles(): string[] {
   const docs = readdirSync(`${ROOT}docs`)
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`);
-  const folders = ["conformance", "fuzz", "load", "mock", "reports", "examples/msw-client"]
+  const folders = ["conformance", "fuzz", "load", "mock", "reports", "examples/msw-client", "examples/edges-client"]
     .map((d) => `${d}/README.md`)
     .filter((f) => {
       try {

@@ -226,6 +226,28 @@ function mockSoakCommand() {
     );
 }
 
+function edgesCommand() {
+  return new Command("edges")
+    .summary("plumbline edges, the whole catalogue, against a client whose tests take ~1 s: its wall time")
+    .description(
+      "Runs plumbline edges (runEdges) with every edge of the catalogue against the careful client of examples/edges-client (node --test, its six tests calling every paid operation: about a second a run), --jobs at once. Prints the baseline's duration, the whole run's wall time, the verdicts and the slowest runs. Target: the whole run in under a minute on 2 cores (issue 40).",
+    )
+    .option("--jobs <n>", "runs at once (default: 2, or the cores when fewer)", wholeNumber(1, 64))
+    .option("--json", "print the result as JSON")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 every edge passed within the target, 1 one failed or the run missed the target, 2 could not run.",
+    )
+    .action(
+      exits(async (opts) => {
+        const { benchEdges, renderEdgesBench } = await import("./edges-bench.ts");
+        const result = await benchEdges({ jobs: opts.jobs });
+        console.log(opts.json ? JSON.stringify(result, null, 2) : renderEdgesBench(result));
+        return result.withinTarget && result.failed === 0 ? 0 : 1;
+      }),
+    );
+}
+
 function reliabilityCommand() {
   return new Command("reliability")
     .summary("crash, extract-stall and mock-soak one after the other, judged together (issue 38)")
@@ -311,6 +333,8 @@ export function benchCommand() {
   bench.commandsGroup("The proxy (bench/, the mock and the proxy as child processes):");
   bench.addCommand(proxyCommand());
   bench.addCommand(proxyCatchCommand());
+  bench.commandsGroup("plumbline edges (bench/):");
+  bench.addCommand(edgesCommand());
   bench.commandsGroup("The packages as users install them (bench/):");
   bench.addCommand(installCommand());
   return bench;

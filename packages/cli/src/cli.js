@@ -16,6 +16,12 @@ const COMMANDS = {
     pkg: "@plumbline-kit/mock",
     load: async () => (await import("@plumbline-kit/mock/cli")).mockCommand(),
   },
+  edges: {
+    summary:
+      "run a client's tests once per contract edge (429, 402 mid-batch, a failed task, nulls, …) and report the ones it mishandles",
+    pkg: "@plumbline-kit/mock",
+    load: async () => (await import("@plumbline-kit/mock/edges/cli")).edgesCommand(),
+  },
   conform: {
     summary: "run the conformance suite against a target",
     pkg: "@plumbline-kit/tools",

@@ -55,7 +55,7 @@ const squash = (s: string) => s.replace(/\s+/g, " ");
 describe("the command tree", () => {
   it("has every command of the root help, each with a summary", () => {
     const roots = tree.program.commands.map((c) => c.name());
-    expect(roots).toEqual(["mock", "conform", "fuzz", "load", "gate", "proxy", "reference", "bench", "spec"]);
+    expect(roots).toEqual(["mock", "edges", "conform", "fuzz", "load", "gate", "proxy", "reference", "bench", "spec"]);
     for (const cmd of tree.commands.filter((c) => c.parent)) expect(cmd.summary() || cmd.description()).not.toBe("");
   });
 

@@ -102,17 +102,54 @@ const alive = (pid: number) => {
   }
 };
 
+/** How `runWrapped` runs a command besides the default (its output shared with this process, no time limit). */
+export interface WrappedRunOptions {
+  /** CMD's stdout and stderr go here instead of this process's (its stdin is then closed): `plumbline edges` keeps
+   * each run's output apart when runs go in parallel */
+  onOutput?: (chunk: Buffer) => void;
+  /** CMD (its group in CI) is sent SIGTERM after this many ms, SIGKILL 5 s later; it then resolves 124, as
+   * coreutils' `timeout` exits */
+  timeoutMs?: number;
+}
+
+/** The exit code of a wrapped command stopped by `timeoutMs`. */
+export const TIMED_OUT = 124;
+
 /**
  * Runs `argv` (no shell: the words as given) with `env` added to this process's environment, passing signals on as
  * described above; resolves with its exit code once it has ended. A command that cannot start (not found, not
  * executable) is reported and resolves 127 or 126, as a shell would.
  */
-export function runWrapped(argv: string[], env: WrappedEnv, label: string): Promise<number> {
+export function runWrapped(
+  argv: string[],
+  env: WrappedEnv,
+  label: string,
+  options: WrappedRunOptions = {},
+): Promise<number> {
   const [file, ...args] = argv;
   const group = !process.stdin.isTTY;
   const merged: NodeJS.ProcessEnv = { ...process.env };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
-  const child = spawn(file as string, args, { stdio: "inherit", env: merged, detached: group });
+  const { onOutput, timeoutMs } = options;
+  const child = spawn(file as string, args, {
+    stdio: onOutput ? ["ignore", "pipe", "pipe"] : "inherit",
+    env: merged,
+    detached: group,
+  });
+  // every byte of output read (a command's last lines say why it failed), however it ended
+  const drained = onOutput
+    ? Promise.all(
+        [child.stdout, child.stderr].map(
+          (stream) =>
+            new Promise<void>((resolve) => {
+              if (!stream) return resolve();
+              stream.on("data", onOutput);
+              stream.once("close", () => resolve());
+              stream.once("error", () => resolve());
+            }),
+        ),
+      )
+    : Promise.resolve();
   const pid = child.pid;
   const signalGroup = (signal: NodeJS.Signals) => {
     if (pid === undefined) return;
@@ -138,17 +175,40 @@ export function runWrapped(argv: string[], env: WrappedEnv, label: string): Prom
     signalGroup("SIGTERM");
   }, 500);
   watch.unref();
+  let timedOut = false;
+  let kill: NodeJS.Timeout | undefined;
+  const limit =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          console.error(`plumbline ${label}: ${file} ran past ${timeoutMs} ms; stopping it (SIGTERM)`);
+          signalGroup("SIGTERM");
+          kill = setTimeout(() => signalGroup("SIGKILL"), 5000);
+        }, timeoutMs);
   return new Promise((resolve) => {
     let ended = false;
     const done = (code: number) => {
       if (ended) return;
       ended = true;
+      clearTimeout(limit);
+      clearTimeout(kill);
       clearInterval(watch);
       for (const [s, h] of handlers) process.off(s, h);
       if (!group) process.off("SIGINT", ignoreInt);
       // what CMD started and left behind in its group
       if (group) signalGroup("SIGTERM");
-      resolve(code);
+      const result = timedOut ? TIMED_OUT : code;
+      if (!onOutput) return resolve(result);
+      // what it left running may hold the pipes open: its output is waited for 2 s at most
+      const late = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, 2000);
+      drained.then(() => {
+        clearTimeout(late);
+        resolve(result);
+      });
     };
     child.once("error", (err: NodeJS.ErrnoException) => {
       console.error(`plumbline ${label}: could not run ${file}: ${err.message}`);

@@ -11,6 +11,7 @@ import { adminRoutes } from "./admin-routes.ts";
 import type { DeepcrawlSteps } from "./deepcrawl-simulator.ts";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
 import { documentAnswers } from "./document-answers.ts";
+import { type EdgeOptions, type EdgeRecorder, installEdge } from "./edges/edge-steering.ts";
 import { createSyntheticEngines } from "./engines/index.ts";
 import { installHostGuard } from "./host-guard.ts";
 import { MEMO_MAX_BYTES, memoizeEngines } from "./memoized-engines.ts";
@@ -94,6 +95,11 @@ export interface MockOptions {
    * refused 403 (DNS rebinding), as is a call of the admin API from a page of another origin (host-guard.ts)
    */
   allowedHosts?: string[] | "all";
+  /**
+   * steer into one edge of the contract (contract/edges/catalogue.ts) for every request it applies to, and record
+   * the requests it altered (`GET /__mock/edge`, `edge.view()`); `plumbline edges` runs a client once per edge
+   */
+  edge?: EdgeOptions;
 }
 
 export interface RunningMock {
@@ -106,6 +112,8 @@ export interface RunningMock {
   /** what loading the recordings found (answers, skipped entries, answers that violate the spec); null without
    * `replay` */
   replay: ReplayReport | null;
+  /** with `edge`: the requests the edge altered */
+  edge: EdgeRecorder | null;
   close(): Promise<void>;
 }
 
@@ -149,6 +157,8 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
   const variabilityOf = (req: Parameters<typeof preferencesOf>[0]) =>
     preferencesOf(req).variability ?? options.variability ?? "normal";
 
+  // set while the platform is built (extend, below)
+  const edged: { edge: ReturnType<typeof installEdge> | null } = { edge: null };
   const payments = await createPaymentGate({
     methods: [{ method: "test", key: options.paymentTestKey ?? DEMO_PAYMENT_KEY }, ...(options.paymentMethods ?? [])],
     store: state.payments,
@@ -212,6 +222,8 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
     batchEntryFault: (operationId, index, req): ErrorCode | null => {
       const p = preferencesOf(req);
       if (p.failEntries?.includes(index)) return "PLB_UPSTREAM_FAILED";
+      const edgeFault = edged.edge?.batchEntryFault(operationId, index, req);
+      if (edgeFault) return edgeFault;
       const ruled = state.batchFailure(operationId, index);
       if (ruled) return ruled;
       // contract-edge mode: every third entry fails, so clients meet partial batches
@@ -224,6 +236,8 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
           listenHost: options.host,
           urls: [options.publicUrl, options.mcpUrl, options.siteUrl],
         });
+      // an edge adds its Prefer preference before the steering reads it
+      if (options.edge) edged.edge = installEdge(app, contract, state, options.edge);
       installSteering(app, contract, state, seed, payments);
       if (counting && options.requestLog) installRequestLog(app, counting.take, options.requestLog);
       adminRoutes(app, state.admin);
@@ -231,11 +245,11 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
       await oauthRoutes(app, state.oauth);
     },
   });
-  return { app, state, contract, keys, replay };
+  return { app, state, contract, keys, replay, edge: edged.edge?.recorder ?? null };
 }
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const { app, state, contract, keys, replay } = await buildMock(options, { guardHosts: true });
+  const { app, state, contract, keys, replay, edge } = await buildMock(options, { guardHosts: true });
   const host = options.host ?? "127.0.0.1";
   await app.listen({ host, port: options.port ?? 4010 });
   const address = app.server.address();
@@ -249,6 +263,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     contract,
     keys,
     replay: replay?.report ?? null,
+    edge,
     close: () => app.close(),
   };
 }
