@@ -232,6 +232,32 @@ console.log(JSON.stringify(usage));`,
     );
     expect(JSON.parse(out).usage === 3, out);
   });
+  await check("mock: `plumbline edges -- CMD` runs a client once per edge", async () => {
+    // a client that pays one search and reads it back: the edges of /search are exercised, the rest are not
+    writeFileSync(
+      join(projects.mock, "edges-client.mjs"),
+      `const r = await fetch(process.env.PLUMBLINE_URL + "/search", { method: "POST",
+  headers: { authorization: "Bearer " + process.env.PLUMBLINE_API_KEY, "content-type": "application/json" },
+  body: JSON.stringify({ query: "plumbline" }) }).catch(() => null);
+process.exit(r && r.status === 200 ? 0 : 1);`,
+    );
+    const list = await run(projects.mock, ["edges", "--list"]);
+    expect(list.code === 0 && /rate-limited/.test(list.out), `--list: exit ${list.code}: ${list.out}`);
+    const r = await run(projects.mock, [
+      "edges",
+      "--jobs",
+      "2",
+      "--report-dir",
+      "edges-report",
+      "--",
+      node,
+      "edges-client.mjs",
+    ]);
+    // a naive client: it fails the throttling edge (a 429 is not waited out) and passes others
+    expect(r.code === 1 && /rate-limited/.test(r.out), `exit ${r.code}: ${r.out.slice(-2500)}`);
+    expect(existsSync(join(projects.mock, "edges-report", "edges.json")), "no edges.json");
+    return r.out.trim().split("\n").slice(-1)[0];
+  });
   await check("mock: createMockHandlers() without msw names the package to add", async () => {
     const out = await script(
       projects.mock,
