@@ -14,6 +14,7 @@ import { runConformance } from "../conformance/index.ts";
 import { checkRecords } from "../conformance/report/check-records.ts";
 import { checkCount, parseAllowSkipped, SKIP_KINDS, tallyText } from "../conformance/skip-reasons.ts";
 import { runFuzz } from "../fuzz/index.ts";
+import { fuzzRecords } from "../fuzz/report/fuzz-records.ts";
 import { readScenario, runLoad } from "../load/index.ts";
 import { progressLine } from "../load/render-summary.ts";
 import { gateJunit } from "./gate-junit.ts";
@@ -316,41 +317,13 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         onProgress: (l) => log(`  ${l}`),
       });
       const props = r.report.properties;
-      const health = r.report.health;
       return {
         ...base,
         exitCode: r.exitCode as 0 | 1 | 2,
         error: r.exitCode === 2 ? (r.report.error ?? "the fuzz run could not proceed") : undefined,
         report: reportDir === null || r.exitCode === 2 ? null : "fuzz/report.html",
         summary: `${plural(r.report.totals.cases, "input case")} in ${r.report.totals.seconds.toFixed(1)} s; ${props.filter((p) => p.passed).length}/${plural(props.length, "property", "properties")} held`,
-        cases: [
-          ...props.map(
-            (p): CheckRecord => ({
-              id: p.property,
-              group: "fuzz.property",
-              status: p.passed ? "passed" : "failed",
-              durationMs: p.seconds * 1000,
-              ...(p.passed
-                ? {}
-                : {
-                    message:
-                      p.failure?.failures.map((f) => `${f.check}: ${f.message}`).join("\n") ||
-                      (p.failure?.error ?? "failed"),
-                  }),
-            }),
-          ),
-          ...(health
-            ? [
-                {
-                  id: "healthy after the run",
-                  group: "fuzz.health",
-                  status: health.passed ? "passed" : "failed",
-                  durationMs: 0,
-                  ...(health.passed ? {} : { message: health.message }),
-                } satisfies CheckRecord,
-              ]
-            : []),
-        ],
+        cases: fuzzRecords(r.report),
       };
     }
     // load: a short run with the seconds left, at a rate the credits left cover (on average: the run's credit cap
