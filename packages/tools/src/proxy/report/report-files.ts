@@ -90,16 +90,18 @@ export function reportHtml(r: ProxyReport): string {
     t.violations === 0
       ? `<p class="ok">No violation in ${plural(t.exchanges, "exchange")}.</p>`
       : `<p class="bad">${plural(t.violations, "violation")} in ${plural(t.exchanges, "exchange")}.</p>`;
+  // a rule's heading is its report record (proxyRecords, as junit.xml and proxy.json's records say it); the
+  // examples below are what only the proxy has: each exchange, redacted, with its curl
+  const records = new Map(proxyRecords(r).map((x) => [`${x.operation} ${x.id}`, x]));
   const ops = r.operations
     .map((op) => {
       const rules = op.rules
-        .map(
-          (
-            g,
-          ) => `<section class="rule"><h3><code>${h(g.rule)}</code> ${g.count}× <span class="sev ${g.severity}">${g.severity}</span> <span class="side">${g.side}</span></h3>
+        .map((g) => {
+          const rec = records.get(`${op.operationId} ${g.rule}`);
+          return `<section class="rule"><h3><code>${h(rec?.id ?? g.rule)}</code> ${g.count}× <span class="sev ${rec?.severity ?? g.severity}">${rec?.severity ?? g.severity}</span> <span class="side">${g.side}</span></h3>
 <p>${h(g.title)} <span class="basis">(${h(g.basis)})</span></p>
-${g.examples.map(exchangeHtml).join("\n")}${g.count > g.examples.length ? `<p class="note">… and ${g.count - g.examples.length} more not kept</p>` : ""}</section>`,
-        )
+${g.examples.map(exchangeHtml).join("\n")}${g.count > g.examples.length ? `<p class="note">… and ${g.count - g.examples.length} more not kept</p>` : ""}</section>`;
+        })
         .join("\n");
       return `<section class="op"><h2>${h(op.operationId)} <small>${plural(op.exchanges, "exchange")}, ${plural(op.violations, "violation")}</small></h2>${rules || '<p class="ok">clean</p>'}</section>`;
     })
