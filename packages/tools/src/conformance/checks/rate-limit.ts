@@ -1,12 +1,12 @@
 // Rate limiting (interface-spec "Limits" 4: 429 is the status; D-rate-limits: Retry-After in seconds, the IETF
 // RateLimit and RateLimit-Policy headers). One deliberate 429 by default (issue 35): GET /usage is free and listed
 // with 429, so the check reads the window the target advertises, sends just enough requests to cross it, judges the
-// throttling answer (status, error body, Retry-After, the rate-limit headers), waits the advertised time and asks
-// once more: the target must serve again. What the 429 owes is the contract registry's (spec/checks/rate-limit-rules.ts,
-// the same rules the proxy and the fuzzer judge every 429 with); this check plans it. A Retry-After longer than the advertised window (or than MAX_WAIT_S when no
-// window is advertised) is a failure, not a wait. A target that does not refuse within twice the requests its
-// headers (or the stated --rate-limit) allow is a skip with the reason, as is one that advertises no limit and is
-// stated none: it has no limit to judge.
+// throttling answer, waits the advertised time and asks once more: the target must serve again. What the 429 owes
+// (status, error code, Retry-After within the window, the rate-limit headers) is the contract registry's
+// (spec/checks/rate-limit-rules.ts, the rules the proxy and the fuzzer judge every 429 with); this check plans it. A
+// Retry-After longer than the advertised window (or than MAX_WAIT_S when no window is advertised) is a failure, not a
+// wait. A target that does not refuse within twice the requests its headers (or the stated --rate-limit) allow is a
+// skip with the reason, as is one that advertises no limit and is stated none: it has no limit to judge.
 // Phase "last": the account's window is used up on purpose, and served again before the traffic checks run.
 import { parseRateLimit, parseRateLimitPolicy } from "@plumbline-kit/contract/rate-limit-headers";
 import { judgeAnswer } from "../answer-judge.ts";
