@@ -29,6 +29,8 @@ interface CorpusExchange {
   response: { status: number; headers: Record<string, string>; body?: unknown; bodyBase64?: string };
   expected: string[];
   notSeenBy?: Record<string, string>;
+  /** when the answer arrived (RFC 3339), for the judges that record it (a challenge's expiry is judged against it) */
+  at?: string;
 }
 
 const DIR = join(import.meta.dirname, "exchange-corpus");
@@ -43,6 +45,7 @@ const responseBytes = (e: CorpusExchange) =>
     ? Buffer.from(e.response.bodyBase64, "base64")
     : Buffer.from(e.response.body === undefined ? "" : JSON.stringify(e.response.body));
 const verdict = (rules: Iterable<string>) => [...new Set(rules)].sort();
+const arrivedAt = (e: CorpusExchange) => (e.at === undefined ? undefined : Date.parse(e.at));
 
 function bySuite(contract: Contract, e: CorpusExchange): string[] {
   const ex: SuiteExchange = {
@@ -65,6 +68,7 @@ function bySuite(contract: Contract, e: CorpusExchange): string[] {
     },
     raw: responseBytes(e),
     ...(e.request.body === undefined ? {} : { sent: e.request.body }),
+    ...(e.at === undefined ? {} : { at: arrivedAt(e) }),
     durationMs: 0,
   };
   return verdict(judgeAnswer(contract, ex).map((v) => v.rule));
@@ -73,7 +77,8 @@ function bySuite(contract: Contract, e: CorpusExchange): string[] {
 function byProxy(contract: Contract, e: CorpusExchange): string[] {
   const ex: ProxyExchange = {
     id: 1,
-    startedAt: 0,
+    // the proxy records when each exchange started (the answer arrived at startedAt + send + wait)
+    startedAt: arrivedAt(e) ?? 0,
     timings: { send: 0, wait: 0, receive: 0 },
     servedBy: "upstream",
     request: {

@@ -96,8 +96,8 @@ async function oneRun(
   const url = `http://127.0.0.1:${port}`;
   let stopSender = async () => {};
   try {
-    // the load generator shares the two cores with the server: undici's dispatch API, the cheapest client in Node
-    // (fetch cost the bench about 3 ms of CPU per crawl, this 1.5 ms)
+    // the load generator shares the two cores with the server: load's sender (the tools' shared HTTP client; on
+    // undici's dispatch API until issue 35 it cost about 1.5 ms of CPU per crawl, fetch 3 ms), its CPU reported apart
     const sender = createSender(new URL(url), o.connections, 60_000);
     stopSender = () => sender.close();
     const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };

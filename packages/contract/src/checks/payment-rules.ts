@@ -62,10 +62,14 @@ export const paymentProblem: ExchangeRule = {
   },
 };
 
+/** A challenge's lifetime beyond which it is judged wrong (the decided default is 300 s; D-payment-challenge). */
+export const MAX_CHALLENGE_LIFETIME_MS = 3_600_000;
+
 export const paymentChallenge: ExchangeRule = {
   kind: "exchange",
   id: "payment-challenge",
-  title: "Every 402 carries a Payment challenge: id/realm/method/intent charge/expiry and the request's price",
+  title:
+    "Every Payment challenge of a 402 is payable: id/realm/method, intent charge, an expiry within the hour, the request's price, the host as realm; a Bearer challenge beside; Cache-Control: no-store",
   side: "response",
   severity: "major",
   basis: "What the service does 2-3; Authentication; D-payment-challenge",
@@ -73,19 +77,64 @@ export const paymentChallenge: ExchangeRule = {
   needs: ["request-body"],
   check(ctx) {
     if (ctx.status !== 402 || !ctx.op) return [];
-    const [p] = paymentChallenges(ctx.headers["www-authenticate"]);
-    if (!p) return []; // payment-problem names a missing challenge
-    const expires = Date.parse(p.expires ?? "");
+    const header = ctx.headers["www-authenticate"];
+    const challenges = paymentChallenges(header);
+    if (challenges.length === 0) return []; // payment-problem names a missing challenge
     const at = ctx.exchange.at;
+    const host = ctx.exchange.host;
     const priced = ctx.op.pricing !== null && ctx.sentKnown;
     const price = priced ? requestPrice(ctx.contract.prices, ctx.op.operationId, ctx.sent) : undefined;
-    return violations(this.id, [
-      !(p.id && p.realm && p.method) && "challenge lacks id, realm or method",
-      p.intent !== "charge" && 'intent is not "charge"',
-      Number.isNaN(expires) && "challenge has no expires",
-      at !== undefined && expires < at - 60_000 && `challenge expired on issue (${p.expires})`,
-      priced && p.request.amount !== price && `request amount ${String(p.request.amount)} is not the price ${price}`,
+    const out: Violation[] = [];
+    const add = (code: string, message: string | false, expected?: string, actual?: string) => {
+      if (message)
+        out.push({ rule: this.id, code, message, ...(expected ? { expected } : {}), ...(actual ? { actual } : {}) });
+    };
+    for (const p of challenges) {
+      const named = challenges.length > 1 ? `${p.method || "(no method)"} challenge: ` : "";
+      const expires = Date.parse(p.expires ?? "");
+      add("params", !(p.id && p.realm && p.method) && `${named}challenge lacks id, realm or method`);
+      add("intent", p.intent !== "charge" && `${named}intent is not "charge"`, "charge", p.intent || "(none)");
+      add("expires", Number.isNaN(expires) && `${named}challenge has no expires`);
+      add(
+        "expires",
+        at !== undefined && expires < at - 60_000 && `${named}challenge expired on issue (${p.expires})`,
+        "an expiry after the answer",
+        p.expires,
+      );
+      add(
+        "expires",
+        at !== undefined &&
+          expires > at + MAX_CHALLENGE_LIFETIME_MS &&
+          `${named}challenge expires ${p.expires}, more than an hour after issue`,
+        "expires within the hour (300 s by default)",
+        p.expires,
+      );
+      add(
+        "amount",
+        priced &&
+          String(p.request.amount) !== price &&
+          `${named}request amount ${String(p.request.amount)} is not the price ${price}`,
+        price,
+        String(p.request.amount),
+      );
+      add(
+        "realm",
+        host !== undefined && p.realm !== "" && p.realm !== host && `${named}realm ${p.realm} is not the host ${host}`,
+        host,
+        p.realm,
+      );
+    }
+    add(
+      "bearer",
+      !/\bBearer\s+[^,]*resource_metadata=/.test(header ?? "") && "no Bearer resource_metadata challenge beside it",
+      'Bearer resource_metadata="…"',
+    );
+    add(
+      "cache-control",
       ctx.headers["cache-control"] !== "no-store" && "Cache-Control is not no-store",
-    ]);
+      "no-store",
+      ctx.headers["cache-control"] ?? "(none)",
+    );
+    return out;
   },
 };

@@ -23,6 +23,7 @@ import {
   validationStatus,
 } from "./error-rules.ts";
 import { paymentChallenge, paymentProblem } from "./payment-rules.ts";
+import { rateLimitCode, rateLimitHeaders, retryAfter } from "./rate-limit-rules.ts";
 import { requestJson, requestParameters, requestSchema } from "./request-rules.ts";
 import {
   authChallenge,
@@ -30,7 +31,6 @@ import {
   requestIdEcho,
   responseHeaders,
   responseSchema,
-  retryAfter,
   statusListed,
 } from "./response-rules.ts";
 import { balanceCharged } from "./sequences/balance.ts";
@@ -63,6 +63,8 @@ export const RULES: readonly Rule[] = [
   paymentProblem,
   paymentChallenge,
   retryAfter,
+  rateLimitCode,
+  rateLimitHeaders,
   batchEntries,
   batchSummary,
   batchEntryCost,

@@ -15,6 +15,7 @@ export function headerErrors(ctx: ExchangeContext): Array<{ rule: string; error:
         let rule = "response-headers";
         if (status === 401 && name === "www-authenticate") rule = "auth-challenge";
         if (status === 402 && name === "www-authenticate") rule = "payment-problem";
+        // judged by rate-limit-retry-after itself (rate-limit-rules.ts), with the window it must not exceed
         if (status === 429 && name === "retry-after") rule = "rate-limit-retry-after";
         return { rule, error };
       },
@@ -129,18 +130,6 @@ export const authChallenge: ExchangeRule = {
   passive: true,
   needs: [],
   check: (ctx) => headerViolations(ctx, "auth-challenge"),
-};
-
-export const retryAfter: ExchangeRule = {
-  kind: "exchange",
-  id: "rate-limit-retry-after",
-  title: "A 429 carries Retry-After in seconds",
-  side: "response",
-  severity: "major",
-  basis: "Limits 4; D-rate-limits",
-  passive: true,
-  needs: [],
-  check: (ctx) => headerViolations(ctx, "rate-limit-retry-after"),
 };
 
 // an id is echoed when it is sane, printable ASCII of at most 128 characters; another gets a new one (D-headers)

@@ -58,6 +58,8 @@ export interface Exchange {
   pathParams?: Record<string, string>;
   /** epoch ms the answer arrived, when known (a challenge's expiry is judged against it) */
   at?: number;
+  /** the host name the service was addressed by, when the judge knows it (a Payment challenge's realm names it) */
+  host?: string;
 }
 
 /** A rule's finding: a value, never an exception. */

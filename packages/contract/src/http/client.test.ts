@@ -133,3 +133,111 @@ describe("shared HTTP client", () => {
     expect(throttled).toBe(1);
   });
 });
+
+// What the load generator asks of the client (load/http-send.ts): a bound on sockets with the queue kept out of the
+// timing, sending exactly once, bodies dropped or capped, and close() failing what is queued.
+describe("the shared HTTP client set up for load", () => {
+  let target: { server: Server; url: string };
+  const held: Array<() => void> = [];
+  let arrived = 0;
+  let peak = 0;
+  let open = 0;
+  beforeAll(async () => {
+    target = await listen((req, res) => {
+      arrived++;
+      req.resume();
+      req.on("end", () => {
+        if (req.url === "/big") return res.end(Buffer.alloc(4096, 97));
+        if (req.url === "/drop") return req.socket.destroy();
+        if (req.url !== "/held") return res.end("answer");
+        open++;
+        peak = Math.max(peak, open);
+        held.push(() => {
+          open--;
+          res.end("released");
+        });
+      });
+    });
+  });
+  afterAll(async () => {
+    await new Promise((r) => target.server.close(r));
+  });
+
+  it("opens at most maxSockets sockets; the queued request's sentAt is when a socket took it", async () => {
+    const client = createHttpClient({ maxSockets: 2 });
+    const asked = performance.now();
+    const answers = [1, 2, 3].map(() =>
+      client.request({ method: "GET", url: `${target.url}/held`, timeoutMs: 5000, timeoutFrom: "socket" }),
+    );
+    while (held.length < 2) await new Promise((r) => setTimeout(r, 5));
+    expect(peak).toBe(2);
+    const firstTwo = held.splice(0, 2);
+    for (const release of firstTwo) release();
+    while (held.length < 1) await new Promise((r) => setTimeout(r, 5));
+    const released = performance.now();
+    held.splice(0, 1)[0]();
+    const [a, , c] = await Promise.all(answers);
+    if (!a.ok || !c.ok) throw new Error("no answer");
+    expect(a.sentAt).toBeLessThan(released);
+    // the third waited in the client's queue until a socket was free: its send is after the first two answered
+    expect(c.sentAt).toBeGreaterThanOrEqual(a.endAt);
+    expect(c.sentAt).toBeGreaterThan(asked);
+    expect(c.firstByteAt).toBeGreaterThanOrEqual(c.sentAt);
+    expect(c.endAt).toBeGreaterThanOrEqual(c.firstByteAt);
+    client.close();
+  });
+
+  it("sends exactly once when asked, even on a reused socket the server dropped", async () => {
+    const client = createHttpClient({ maxSockets: 1 });
+    await client.request({ method: "GET", url: `${target.url}/`, timeoutMs: 5000 });
+    const before = arrived;
+    const r = await client.request({ method: "GET", url: `${target.url}/drop`, timeoutMs: 5000, retryReused: false });
+    expect(r).toMatchObject({ ok: false, kind: "dropped", sent: true });
+    expect(arrived - before).toBe(1);
+    client.close();
+  });
+
+  it("drops a body when asked and fails one over the cap", async () => {
+    const client = createHttpClient();
+    const dropped = await client.request({
+      method: "GET",
+      url: `${target.url}/big`,
+      timeoutMs: 5000,
+      discardBody: true,
+    });
+    expect(dropped.ok && dropped.body.length).toBe(0);
+    const capped = await client.request({
+      method: "GET",
+      url: `${target.url}/big`,
+      timeoutMs: 5000,
+      maxBodyBytes: 1000,
+    });
+    expect(capped).toMatchObject({ ok: false, kind: "too-large" });
+    const whole = await client.request({
+      method: "GET",
+      url: `${target.url}/big`,
+      timeoutMs: 5000,
+      maxBodyBytes: 4096,
+    });
+    expect(whole.ok && whole.body.length).toBe(4096);
+    client.close();
+  });
+
+  it("close() fails the unanswered and the queued requests, and every later one", async () => {
+    const client = createHttpClient({ maxSockets: 1 });
+    const before = arrived;
+    const answers = [1, 2].map(() => client.request({ method: "GET", url: `${target.url}/held`, timeoutMs: 5000 }));
+    while (held.length < 1) await new Promise((r) => setTimeout(r, 5));
+    client.close();
+    const [first, queued] = await Promise.all(answers);
+    expect(first).toMatchObject({ ok: false, kind: "dropped", sent: true });
+    expect(queued).toMatchObject({ ok: false, sent: false });
+    expect(await client.request({ method: "GET", url: `${target.url}/`, timeoutMs: 5000 })).toMatchObject({
+      ok: false,
+      message: "the client was closed",
+    });
+    // the queued request never reached the target
+    expect(arrived - before).toBe(1);
+    for (const release of held.splice(0)) release();
+  });
+});

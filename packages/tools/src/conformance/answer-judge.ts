@@ -9,7 +9,8 @@ import type { Exchange, Failure, RunContext } from "./types.ts";
 
 /** The suite's exchange as the registry reads it. */
 export function judgedExchange(ex: Exchange): JudgedExchange {
-  const url = new URL(ex.request.url);
+  // a hand-made exchange may hold a path only
+  const url = new URL(ex.request.url, "http://target.invalid");
   const out: JudgedExchange = {
     request: {
       method: ex.request.method.toUpperCase(),

@@ -11,10 +11,10 @@ export function gateAnnotations(r: GateResult): Annotation[] {
     if (s.exitCode === 2)
       out.push({ level: "error", title: `gate ${s.stage} could not run`, message: s.error ?? s.summary });
     for (const c of s.cases) {
-      if (c.failure === undefined) continue;
-      const [first, ...rest] = c.failure.split("\n").filter((l) => l.trim() !== "");
+      if (c.status !== "failed") continue;
+      const [first, ...rest] = (c.details ?? c.message ?? "").split("\n").filter((l) => l.trim() !== "");
       const more = rest.length > 0 ? ` (and ${rest.length} more in the report)` : "";
-      out.push({ level: "error", title: `gate ${s.stage}: ${c.name}`, message: `${first ?? c.name}${more}` });
+      out.push({ level: "error", title: `gate ${s.stage}: ${c.id}`, message: `${first ?? c.id}${more}` });
     }
   }
   return out;

@@ -1,5 +1,6 @@
-// The gate's records: what each stage did, as the JUnit file and the HTML page render them.
-import type { JunitCase } from "./gate-junit.ts";
+// The gate's records: what each stage did, as the JUnit file and the HTML page render them. A stage's cases are the
+// one report record of every client (contract/src/report/check-record.ts).
+import type { CheckRecord } from "@plumbline-kit/contract/report/check-record";
 
 export type StageName = "conform" | "fuzz" | "load";
 export const STAGES: StageName[] = ["conform", "fuzz", "load"];
@@ -16,7 +17,8 @@ export interface StageOutcome {
   /** the stage's own report page, relative to the gate's report folder */
   report: string | null;
   summary: string;
-  cases: JunitCase[];
+  /** a conformance check, a fuzz property, a load threshold each */
+  cases: CheckRecord[];
 }
 
 export interface GateResult {

@@ -7,11 +7,14 @@ import { join } from "node:path";
 import { loadContract } from "@plumbline-kit/contract";
 import { createHttpClient, type HttpAnswer, retryOn429 } from "@plumbline-kit/contract/http/client";
 import { probeTarget, unreachableLine } from "@plumbline-kit/contract/http/target-probe";
+import type { CheckRecord } from "@plumbline-kit/contract/report/check-record";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { readFixtureManifest } from "../conformance/fixtures/fixture-manifest.ts";
 import { runConformance } from "../conformance/index.ts";
+import { checkRecords } from "../conformance/report/check-records.ts";
 import { checkCount, parseAllowSkipped, SKIP_KINDS, tallyText } from "../conformance/skip-reasons.ts";
 import { runFuzz } from "../fuzz/index.ts";
+import { fuzzRecords } from "../fuzz/report/fuzz-records.ts";
 import { readScenario, runLoad } from "../load/index.ts";
 import { progressLine } from "../load/render-summary.ts";
 import { gateJunit } from "./gate-junit.ts";
@@ -276,25 +279,21 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         report: reportDir === null || r.error ? null : "conform/report.html",
         summary: `${r.summary.passed} passed, ${r.summary.failed} failed, ${plural(r.summary.warning, "warning")}, ${r.summary.skipped} skipped${skips.length ? ` (${tallyText(skips)})` : ""}${unmet.length ? `; precondition not met: ${unmet.map((t) => t.kind).join(", ")} (--allow-skipped to accept)` : ""}`,
         cases: [
-          ...r.checks.map((c) => ({
-            name: c.id,
-            classname: `conform.${c.id.split("-")[0]}`,
-            seconds: c.durationMs / 1000,
-            ...(c.status === "failed" ? { failure: c.failures.map((f) => f.message).join("\n") } : {}),
-            ...(c.status === "skipped"
-              ? { skipped: `[${c.skipKind ?? "not-applicable"}] ${c.reason ?? "skipped"}` }
-              : {}),
-          })),
+          // the suite's own records (conformance/report/check-records.ts), grouped under conform.<family>
+          ...checkRecords(r).map((c) => ({ ...c, group: c.group.replace(/^conformance\./, "conform.") })),
           // skips cannot hide (issue 27): one case per kind, failing when a missing precondition was not allowed
-          ...skips.map((t) => ({
-            name: `skipped: ${t.kind} (${checkCount(t)})`,
-            classname: "conform.skips",
-            seconds: 0,
-            output: `${SKIP_KINDS[t.kind].label}: ${t.reason}${t.allowedBy ? ` (allowed: ${t.allowedBy})` : ""}`,
-            ...(t.allowed
-              ? {}
-              : { failure: `precondition not met: ${t.kind}: ${t.reason}; --allow-skipped ${t.kind} accepts it` }),
-          })),
+          ...skips.map(
+            (t): CheckRecord => ({
+              id: `skipped: ${t.kind} (${checkCount(t)})`,
+              group: "conform.skips",
+              status: t.allowed ? "passed" : "failed",
+              durationMs: 0,
+              output: `${SKIP_KINDS[t.kind].label}: ${t.reason}${t.allowedBy ? ` (allowed: ${t.allowedBy})` : ""}`,
+              ...(t.allowed
+                ? {}
+                : { message: `precondition not met: ${t.kind}: ${t.reason}; --allow-skipped ${t.kind} accepts it` }),
+            }),
+          ),
         ],
       };
     }
@@ -318,37 +317,13 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         onProgress: (l) => log(`  ${l}`),
       });
       const props = r.report.properties;
-      const health = r.report.health;
       return {
         ...base,
         exitCode: r.exitCode as 0 | 1 | 2,
         error: r.exitCode === 2 ? (r.report.error ?? "the fuzz run could not proceed") : undefined,
         report: reportDir === null || r.exitCode === 2 ? null : "fuzz/report.html",
         summary: `${plural(r.report.totals.cases, "input case")} in ${r.report.totals.seconds.toFixed(1)} s; ${props.filter((p) => p.passed).length}/${plural(props.length, "property", "properties")} held`,
-        cases: [
-          ...props.map((p) => ({
-            name: p.property,
-            classname: "fuzz.property",
-            seconds: p.seconds,
-            ...(p.passed
-              ? {}
-              : {
-                  failure:
-                    p.failure?.failures.map((f) => `${f.check}: ${f.message}`).join("\n") ||
-                    (p.failure?.error ?? "failed"),
-                }),
-          })),
-          ...(health
-            ? [
-                {
-                  name: "healthy after the run",
-                  classname: "fuzz.health",
-                  seconds: 0,
-                  ...(health.passed ? {} : { failure: health.message }),
-                },
-              ]
-            : []),
-        ],
+        cases: fuzzRecords(r.report),
       };
     }
     // load: a short run with the seconds left, at a rate the credits left cover (on average: the run's credit cap
@@ -408,25 +383,30 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         ...(limits
           ? [
               {
-                name: "rate limits",
-                classname: "load.limits",
-                seconds: 0,
+                id: "rate limits",
+                group: "load.limits",
+                status: "passed",
+                durationMs: 0,
                 output: [limits.detail, ...limits.unjudged.map((u) => `not judged: ${u}`)].join("\n"),
-              },
+              } satisfies CheckRecord,
             ]
           : []),
-        ...rep.thresholds.map((t) => ({
-          name: `${t.key}: ${t.expression}`,
-          classname: "load.threshold",
-          seconds: 0,
-          ...(t.status === "failed" ? { failure: `${t.expression}: measured ${t.actual}` } : {}),
-          ...(t.status === "skipped" ? { skipped: t.note ?? "skipped" } : {}),
-        })),
+        ...rep.thresholds.map(
+          (t): CheckRecord => ({
+            id: `${t.key}: ${t.expression}`,
+            group: "load.threshold",
+            status: t.status === "failed" ? "failed" : t.status === "skipped" ? "skipped" : "passed",
+            durationMs: 0,
+            ...(t.status === "failed" ? { message: `${t.expression}: measured ${t.actual}` } : {}),
+            ...(t.status === "skipped" ? { message: t.note ?? "skipped" } : {}),
+          }),
+        ),
         {
-          name: "credit accounting",
-          classname: "load.credits",
-          seconds: 0,
-          ...(rep.credits.pass ? {} : { failure: firstLine(rep.credits.detail) }),
+          id: "credit accounting",
+          group: "load.credits",
+          status: rep.credits.pass ? "passed" : "failed",
+          durationMs: 0,
+          ...(rep.credits.pass ? {} : { message: firstLine(rep.credits.detail) }),
         },
       ],
     };

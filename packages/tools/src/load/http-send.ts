@@ -1,23 +1,16 @@
-// One HTTP request on an undici pool, answer or failure as a value. Used where autocannon's closed loop does
-// not fit: the open loop's schedule, deepcrawl flows, setup steps and the /usage reads. The dispatch handler
-// API is used (not fetch) because it is the cheapest client in Node and tells when a request hits the wire.
-//
-// Why this is not spec/http/client.ts, the client tools' shared client (issue 35 asked; kept apart on purpose):
-//  - timing: a latency here starts when the request is written to a socket (onConnect); the shared client's `ms`
-//    starts when request() is called, so the time a request waits for a free connection in the client's own
-//    queue would be counted as the target's. The open loop keeps that wait apart (it is the schedule's lag, the
-//    coordinated-omission correction), and a run at thousands of requests a second is mostly that wait;
-//  - connections: a load run opens exactly `connections` sockets (a bounded Pool); the shared client's keep-alive
-//    Agent has no bound, so a burst would open as many sockets as requests in flight and measure connection setup;
-//  - sending exactly once: the shared client sends a request again when its reused socket failed, assuming the
-//    first never reached the server (right for a suite, which wants an answer); a load run cannot assume it: a paid
-//    call charged twice would be counted once, and the credit accounting (balance before minus the credits of the
-//    calls counted) would blame the target. It also follows redirects; here a 3xx is the answer measured;
-//  - cost per request: the shared client buffers and decodes every body and arms a timer per request; here a body is
-//    read only when asked (keepBody) and the pool's header and body timeouts do the rest, so the client's own CPU
-//    (2 cores shared with the target in a local run) stays out of the figures.
-// Both read Retry-After and the RateLimit headers through spec/ (rate-limits.ts → spec/rate-limit-headers.ts).
-import { type Dispatcher, Pool } from "undici";
+// How the load generator sends a request where autocannon's closed loop does not fit (the open loop's schedule,
+// deepcrawl flows, setup steps, the /usage reads): through the client tools' one HTTP client
+// (contract/src/http/client.ts), set up for measuring:
+//  - at most `connections` sockets: a request beyond them waits in the client's queue, and its latency here starts
+//    when a connected socket takes it (`sentAt`), so the wait stays the open loop's schedule lag (the
+//    coordinated-omission correction) and is not counted as the target's; its time allowance starts then too;
+//  - sent exactly once (`retryReused: false`), never redirected: a paid call sent twice would be charged twice and
+//    the credit accounting would blame the target; a 3xx is the answer measured;
+//  - a body read only when asked (`keepBody`), else dropped, and at most MAX_BODY_BYTES kept (a failure beyond);
+//  - no 429 loop: a run measures throttling, it does not wait it out (rate-limits.ts reads the headers).
+// Both this and the limiter read Retry-After and the RateLimit headers through spec/ (rate-limits.ts →
+// spec/rate-limit-headers.ts).
+import { createHttpClient } from "@plumbline-kit/contract/http/client";
 import { type LimitHeaders, limitHeaders } from "./rate-limits.ts";
 
 export interface SendRequest {
@@ -37,56 +30,38 @@ export interface Sender {
   close(): Promise<void>;
 }
 
+/** The most of an answer's body a run keeps (a batch of 50 extracts is far below; an endless body is not). */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
 export function createSender(base: URL, connections: number, timeoutMs = 10_000): Sender {
-  const pool = new Pool(base.origin, {
-    connections,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    keepAliveTimeout: 30_000,
-  });
-  const prefix = base.pathname.replace(/\/$/, "");
+  const client = createHttpClient({ maxSockets: connections });
+  const prefix = `${base.origin}${base.pathname.replace(/\/$/, "")}`;
   return {
-    send(req, options = {}) {
-      return new Promise((resolve) => {
-        let sentAt = 0;
-        let status = 0;
-        let headers: LimitHeaders = {};
-        const chunks: Buffer[] = [];
-        const handler: Dispatcher.DispatchHandlers = {
-          // called as the request is written to a socket: the time before is spent in our own queue
-          onConnect() {
-            sentAt = performance.now();
-          },
-          onHeaders(statusCode, raw) {
-            status = statusCode;
-            headers = limitHeaders(raw);
-            return true;
-          },
-          onData(chunk) {
-            if (options.keepBody) chunks.push(chunk);
-            return true;
-          },
-          onComplete() {
-            const body = options.keepBody ? Buffer.concat(chunks).toString() : "";
-            resolve({ ok: true, status, body, sentAt, ms: performance.now() - sentAt, headers });
-          },
-          onError(err) {
-            resolve({ ok: false, error: err.message, sent: sentAt > 0 });
-          },
-        };
-        pool.dispatch(
-          {
-            method: req.method as Dispatcher.HttpMethod,
-            path: prefix + req.path,
-            headers: req.headers,
-            body: req.body,
-          },
-          handler,
-        );
+    async send(req, options = {}) {
+      const r = await client.request({
+        method: req.method,
+        url: prefix + req.path,
+        headers: req.headers,
+        body: req.body,
+        timeoutMs,
+        timeoutFrom: "socket",
+        redirect: "manual",
+        retryReused: false,
+        discardBody: !options.keepBody,
+        maxBodyBytes: MAX_BODY_BYTES,
       });
+      if (!r.ok) return { ok: false, error: r.message, sent: r.sent };
+      return {
+        ok: true,
+        status: r.status,
+        body: options.keepBody ? r.body.toString() : "",
+        sentAt: r.sentAt,
+        ms: r.endAt - r.sentAt,
+        headers: limitHeaders(r.headers),
+      };
     },
     async close() {
-      await pool.destroy(new Error("the run ended"));
+      client.close();
     },
   };
 }

@@ -1,15 +1,16 @@
 // Rate limiting (interface-spec "Limits" 4: 429 is the status; D-rate-limits: Retry-After in seconds, the IETF
 // RateLimit and RateLimit-Policy headers). One deliberate 429 by default (issue 35): GET /usage is free and listed
 // with 429, so the check reads the window the target advertises, sends just enough requests to cross it, judges the
-// throttling answer (status, error body, Retry-After, the rate-limit headers), waits the advertised time and asks
-// once more: the target must serve again. A Retry-After longer than the advertised window (or than MAX_WAIT_S when no
-// window is advertised) is a failure, not a wait. A target that does not refuse within twice the requests its
-// headers (or the stated --rate-limit) allow is a skip with the reason, as is one that advertises no limit and is
-// stated none: it has no limit to judge.
+// throttling answer, waits the advertised time and asks once more: the target must serve again. What the 429 owes
+// (status, error code, Retry-After within the window, the rate-limit headers) is the contract registry's
+// (spec/checks/rate-limit-rules.ts, the rules the proxy and the fuzzer judge every 429 with); this check plans it. A
+// Retry-After longer than the advertised window (or than MAX_WAIT_S when no window is advertised) is a failure, not a
+// wait. A target that does not refuse within twice the requests its headers (or the stated --rate-limit) allow is a
+// skip with the reason, as is one that advertises no limit and is stated none: it has no limit to judge.
 // Phase "last": the account's window is used up on purpose, and served again before the traffic checks run.
 import { parseRateLimit, parseRateLimitPolicy } from "@plumbline-kit/contract/rate-limit-headers";
-import { describe, failure, json, status } from "../check-helpers.ts";
-import { operationFor } from "../http-client.ts";
+import { judgeAnswer } from "../answer-judge.ts";
+import { describe, failure, status } from "../check-helpers.ts";
 import type { CheckDefinition, Exchange, Failure, RunContext } from "../types.ts";
 
 /** requests in flight at once while crossing the window (a wave never overshoots what is left by more than this) */
@@ -44,46 +45,15 @@ function expectedLimit(ctx: RunContext, first: Exchange): { requests: number; fr
   return null;
 }
 
-/** The throttling answer against D-rate-limits: status, error body, Retry-After in seconds, the RateLimit headers. */
+/** The registry's rules of a throttling answer (spec/checks/rate-limit-rules.ts), in the order they report. */
+export const THROTTLE_RULES = ["rate-limit-error-code", "rate-limit-retry-after", "rate-limit-headers"];
+
+/** The throttling answer judged by the registry: error code, Retry-After in seconds within the window, RateLimit headers. */
 export function throttleProblems(ctx: RunContext, ex: Exchange): Failure[] {
-  const out: Failure[] = [];
-  const r = ex.response;
-  if (!r) return [failure("the throttled request got no answer", [ex], "429", ex.error ?? "no answer")];
-  const op = operationFor(ctx.contract, "GET", USAGE);
-  const body = json<{ ok?: unknown; code?: unknown }>(ex);
-  const bodyErrors = op ? ctx.contract.validators.checkResponse(op, 429, r.contentType, r.json) : null;
-  if (bodyErrors || body?.code !== "PLB_RATE_LIMITED")
-    out.push(
-      failure(
-        "the 429 body is not the contract's error (code PLB_RATE_LIMITED)",
-        [ex],
-        '{ok: false, error, code: "PLB_RATE_LIMITED", message}',
-        bodyErrors ? bodyErrors.map((e) => `${e.field || "/"} ${e.message}`).join("; ") : r.text.slice(0, 200),
-      ),
-    );
-  const retry = r.headers["retry-after"];
-  if (retry === undefined || !/^\d+$/.test(retry.trim()))
-    out.push(failure("429 without a Retry-After in seconds", [ex], "Retry-After: <seconds>", retry ?? "(none)"));
-  const state = parseRateLimit(r.headers.ratelimit);
-  if (state?.remaining !== 0)
-    out.push(
-      failure(
-        "429 without a RateLimit header saying the window is used up",
-        [ex],
-        'RateLimit: "default";r=0;t=<seconds>',
-        r.headers.ratelimit ?? "(none)",
-      ),
-    );
-  if (!parseRateLimitPolicy(r.headers["ratelimit-policy"]))
-    out.push(
-      failure(
-        "429 without a RateLimit-Policy header",
-        [ex],
-        'RateLimit-Policy: "default";q=<quota>;w=<seconds>',
-        r.headers["ratelimit-policy"] ?? "(none)",
-      ),
-    );
-  return out;
+  if (!ex.response) return [failure("the throttled request got no answer", [ex], "429", ex.error ?? "no answer")];
+  return judgeAnswer(ctx.contract, ex, THROTTLE_RULES).map((v) =>
+    failure(v.message, [ex], v.expected ?? "", v.actual ?? ""),
+  );
 }
 
 const throttled: CheckDefinition = {
@@ -140,19 +110,19 @@ async function judge(ctx: RunContext, limited: Exchange, sent: number, why: stri
   const notes = [`429 after ${sent} requests (${why})`];
   const headers = limited.response?.headers ?? {};
   const retry = headers["retry-after"]?.trim();
-  if (!retry || !/^\d+$/.test(retry)) {
-    notes.push("not waited: no Retry-After in seconds to wait by");
+  // no Retry-After in seconds, or one longer than the advertised window: the registry failed it, nothing to wait by
+  if (!retry || !/^\d+$/.test(retry) || failures.some((f) => f.message.startsWith("Retry-After "))) {
+    notes.push("not waited: no Retry-After in seconds within the advertised window to wait by");
     return { failures, notes };
   }
   const seconds = Number(retry);
-  const window = parseRateLimitPolicy(headers["ratelimit-policy"])?.windowSeconds ?? null;
-  const cap = window ?? MAX_WAIT_S;
-  if (seconds > cap) {
+  // with no window advertised (rate-limit-headers failed it), the longest wait believed is the clients' clamp
+  if (parseRateLimitPolicy(headers["ratelimit-policy"]) === null && seconds > MAX_WAIT_S) {
     failures.push(
       failure(
-        `Retry-After ${seconds} s is longer than ${window !== null ? `the advertised window (w=${window})` : `${MAX_WAIT_S} s with no window advertised`}: not waited`,
+        `Retry-After ${seconds} s is longer than ${MAX_WAIT_S} s with no window advertised: not waited`,
         [limited],
-        `Retry-After ≤ ${cap}`,
+        `Retry-After ≤ ${MAX_WAIT_S}`,
         retry,
       ),
     );

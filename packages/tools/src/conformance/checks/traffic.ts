@@ -43,7 +43,12 @@ const headers = traffic({
   section: "Authentication 4; Limits 4",
   basis: { kind: "decision", decision: "D-headers" },
   run: async (ctx) => ({
-    failures: answerFailures(ctx, ["response-headers", "auth-challenge", "rate-limit-retry-after"]),
+    failures: answerFailures(ctx, [
+      "response-headers",
+      "auth-challenge",
+      "rate-limit-retry-after",
+      "rate-limit-headers",
+    ]),
   }),
 });
 

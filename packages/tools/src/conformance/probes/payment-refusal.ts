@@ -9,8 +9,8 @@
 
 import type { Contract } from "@plumbline-kit/contract";
 import { baseBody } from "@plumbline-kit/contract/bounds";
-import { requestPrice } from "@plumbline-kit/contract/payment-amount";
 import { paymentChallenges } from "@plumbline-kit/contract/payment-challenges";
+import { judgeAnswer } from "../answer-judge.ts";
 import { describe } from "../check-helpers.ts";
 import type { HttpClient } from "../http-client.ts";
 import type { Exchange } from "../types.ts";
@@ -60,14 +60,12 @@ export function refusalProblems(contract: Contract, ex: Exchange): string[] {
   if (!sentUnpaid(ex)) return ["not sent with the unpayable Payment credential"];
   if (ex.response?.status !== 402) return [`${describe(ex)}, not a 402 payment refusal`];
   const body = (ex.response.json ?? {}) as Record<string, unknown>;
-  const price = ex.operationId ? requestPrice(contract.prices, ex.operationId, ex.sent) : "?";
-  const amounts = paymentChallenges(ex.response.headers["www-authenticate"]).map((c) => String(c.request.amount));
+  // the challenge's amount against the body's price is the registry's (payment-challenge, its `amount` finding)
+  const amount = judgeAnswer(contract, ex, ["payment-challenge"]).filter((v) => v.code === "amount");
   return [
     body.code !== "PLB_PAYMENT_INVALID" && `code ${String(body.code)}, not PLB_PAYMENT_INVALID`,
-    amounts.length === 0 && "no Payment challenge",
-    amounts.length > 0 &&
-      !amounts.every((a) => a === price) &&
-      `challenge amount ${amounts.join(", ")}, not the body's price ${price}`,
+    paymentChallenges(ex.response.headers["www-authenticate"]).length === 0 && "no Payment challenge",
+    ...amount.map((v) => v.message),
   ].filter((x): x is string => typeof x === "string");
 }
 

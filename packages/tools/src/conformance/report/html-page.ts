@@ -6,6 +6,7 @@ import { xmlEscape } from "@plumbline-kit/contract/report/junit";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { checkCount, SKIP_KINDS, type SkipTally } from "../skip-reasons.ts";
 import { basisLabel, type CheckResult, type ConformanceResult, type Exchange } from "../types.ts";
+import { checkRecord } from "./check-records.ts";
 import { FILTER_SCRIPT, STYLE } from "./html-assets.ts";
 
 const esc = (s: unknown) => xmlEscape(String(s));
@@ -36,6 +37,9 @@ ${withCurl ? `<pre class="curl">${esc(curlCommand({ method: ex.request.method, u
 }
 
 function check(c: CheckResult, byId: Map<number, Exchange>): string {
+  // the row's head is the one report record (check-records.ts), as junit.xml and conformance.json's records say it;
+  // the body shows what only the suite has: its failures' exchanges, with request, response and curl
+  const rec = checkRecord(c, byId);
   const basis = esc(basisLabel(c.basis));
   const failing = [...new Set(c.failures.flatMap((f) => f.exchanges))];
   const shown = (failing.length ? failing.slice(0, FAILING_SHOWN) : c.exchangeIds.slice(0, SAMPLE))
@@ -47,9 +51,9 @@ function check(c: CheckResult, byId: Map<number, Exchange>): string {
         `<li>${esc(f.message)}${f.expected !== undefined ? ` <span class="ea">expected <code>${esc(f.expected)}</code>, got <code>${esc(f.actual ?? "?")}</code></span>` : ""} ${f.exchanges.map((id) => `<a href="#${esc(c.id)}-${id}">#${id}</a>`).join(" ")}</li>`,
     )
     .join("");
-  return `<details class="check ${c.status}" data-status="${c.status}" data-text="${esc(`${c.id} ${c.title} ${c.section}`.toLowerCase())}"${c.status === "failed" ? " open" : ""}>
-<summary><span class="badge ${c.status}">${c.status}</span> <code>${esc(c.id)}</code> ${esc(c.title)}
-<span class="meta">§ ${esc(c.section)} · ${basis} · ${c.severity} · ${c.durationMs} ms</span></summary>
+  return `<details class="check ${rec.status}" data-status="${rec.status}" data-text="${esc(`${rec.id} ${c.title} ${c.section}`.toLowerCase())}"${rec.status === "failed" ? " open" : ""}>
+<summary><span class="badge ${rec.status}">${rec.status}</span> <code>${esc(rec.id)}</code> ${esc(c.title)}
+<span class="meta">§ ${esc(c.section)} · ${basis} · ${rec.severity} · ${rec.durationMs} ms${rec.operation ? ` · ${esc(rec.operation)}` : ""}</span></summary>
 ${c.reason ? `<p class="reason">${esc(c.reason)}</p>` : ""}
 ${c.notes.length ? `<ul class="notes">${c.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : ""}
 ${failures ? `<ul class="failures">${failures}</ul>` : ""}

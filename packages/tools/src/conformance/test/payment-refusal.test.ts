@@ -97,7 +97,7 @@ describe("judging a payment refusal", () => {
 
   it("refuses another price, another status or code, and an answer to a request sent otherwise", () => {
     expect(refusalProblems(primary, exchange({ status: 402, amount: "0.006" }))).toEqual([
-      "challenge amount 0.006, not the body's price 0.156",
+      "request amount 0.006 is not the price 0.156",
     ]);
     expect(refusalProblems(primary, exchange({ status: 422, amount: "0.156" }))[0]).toMatch(/not a 402/);
     expect(refusalProblems(primary, exchange({ status: 402, amount: "0.156", code: "PLB_PAYMENT_EXPIRED" }))).toEqual([

@@ -25,6 +25,7 @@ const CHECK_OF_RULE: Record<string, CheckId> = {
   "response-headers": "response-headers",
   "auth-challenge": "response-headers",
   "rate-limit-retry-after": "response-headers",
+  "rate-limit-headers": "response-headers",
   "batch-entries": "batch-summary",
   "batch-summary": "batch-summary",
   "batch-entry-cost": "charge-exact",

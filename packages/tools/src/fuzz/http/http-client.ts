@@ -102,7 +102,14 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
       timeoutMs: answerAllowanceMs(req, o.timeoutMs),
       redirect: "manual",
     });
-    if (!answer.ok) return answer;
+    // no body cap is asked here, so no answer is "too-large"
+    if (!answer.ok)
+      return {
+        ok: false,
+        kind: answer.kind === "too-large" ? "dropped" : answer.kind,
+        message: answer.message,
+        ms: answer.ms,
+      };
     pacer.after(req.path, answer.headers);
     const contentType = String(answer.headers["content-type"] ?? "");
     let json: unknown;

@@ -1,11 +1,13 @@
 // The run's report as typed records (style: "reports are rendered from typed records, never from parsed text"),
-// written as fuzz.json and a self-contained report.html in reports/fuzz/<timestamp>/.
+// written as fuzz.json (with `records`: the one report record of every client, fuzz-records.ts) and a
+// self-contained report.html in reports/fuzz/<timestamp>/.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CheckFailure } from "../checks/check-failure.ts";
 import type { FuzzCase } from "../fuzz-case.ts";
 import type { CommandSpec } from "../model/model-command.ts";
 import type { PropertyName } from "../repro/corpus-entry.ts";
+import { fuzzRecords } from "./fuzz-records.ts";
 import { renderReportHtml } from "./report-html.ts";
 
 export interface FailureReport {
@@ -64,7 +66,7 @@ export function writeReport(dir: string, report: FuzzReport): { json: string; ht
   mkdirSync(dir, { recursive: true });
   const json = join(dir, "fuzz.json");
   const html = join(dir, "report.html");
-  writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(json, `${JSON.stringify({ ...report, records: fuzzRecords(report) }, null, 2)}\n`);
   writeFileSync(html, renderReportHtml(report));
   return { json, html };
 }

@@ -1,7 +1,9 @@
 // A small self-contained HTML page of a fuzz run: verdict, throughput, one section per property with the shrunk
 // counterexample, its failures and the curl commands that reproduce it. No script, no external asset.
+import type { CheckRecord } from "@plumbline-kit/contract/report/check-record";
 import { xmlEscape } from "@plumbline-kit/contract/report/junit";
 import { plural } from "@plumbline-kit/contract/report/plural";
+import { fuzzRecords } from "./fuzz-records.ts";
 import type { FailureReport, FuzzReport, PropertyReport } from "./fuzz-report.ts";
 
 const esc = (v: unknown) => xmlEscape(String(v));
@@ -28,8 +30,11 @@ function failureHtml(f: FailureReport): string {
 ${what}<p>Reproduce:</p><pre>${esc(f.curl.join("\n"))}</pre>`;
 }
 
-function propertyHtml(p: PropertyReport): string {
-  return `<h2 class="${p.passed ? "pass" : "fail"}">${p.passed ? "✓" : "✗"} ${esc(p.property)}</h2>
+// a property's heading is its report record (fuzz-records.ts, as fuzz.json's records and the gate say it); the rest
+// is what only the fuzzer has: counts, the shrunk counterexample
+function propertyHtml(p: PropertyReport, rec: CheckRecord): string {
+  const ok = rec.status === "passed";
+  return `<h2 class="${ok ? "pass" : "fail"}">${ok ? "✓" : "✗"} ${esc(rec.id)}</h2>${rec.message ? `<p class="fail">${esc(rec.message)}</p>` : ""}
 <table><tr><th>cases</th><td>${p.cases}${p.commands !== undefined ? ` (${p.commands} commands)` : ""} in ${p.seconds.toFixed(1)} s, ${p.casesPerSecond.toFixed(0)}/s, ${p.workers} worker(s)</td></tr>
 <tr><th>operations</th><td>${counts(p.byOperation)}</td></tr><tr><th>statuses</th><td>${counts(p.byStatus)}</td></tr>
 <tr><th>throttled (429)</th><td>${p.throttled}</td></tr><tr><th>waived</th><td>${counts(p.waived)}</td></tr></table>
@@ -37,6 +42,7 @@ ${p.failure ? failureHtml(p.failure) : ""}`;
 }
 
 export function renderReportHtml(r: FuzzReport): string {
+  const records = fuzzRecords(r);
   const verdict = r.exitCode === 0 ? "nothing found" : r.exitCode === 1 ? "a property failed" : "could not run";
   const waivers = r.waivers.length
     ? `<h2>Waived known issues</h2><ul>${r.waivers.map((w) => `<li><code>${esc(w.id)}</code> (${w.count}): ${esc(w.description)} <span class="muted">${esc(w.location)}</span></li>`).join("")}</ul>`
@@ -52,6 +58,6 @@ ${r.fixture ? `<tr><th>fixture site</th><td>${esc(r.fixture.url)}: ${plural(r.fi
 <tr><th>throughput</th><td>${r.totals.cases} input cases in ${r.totals.seconds.toFixed(1)} s: <strong>${r.totals.casesPerSecond.toFixed(0)} cases/s</strong></td></tr>
 <tr><th>health after the run</th><td>${r.health ? `${r.health.passed ? "✓" : "✗"} ${esc(r.health.message)}` : "—"}</td></tr>
 <tr><th>run</th><td>${esc(r.startedAt)} → ${esc(r.finishedAt)}</td></tr>${r.error ? `<tr><th>error</th><td class="fail">${esc(r.error)}</td></tr>` : ""}</table>
-${r.properties.map(propertyHtml).join("\n")}${waivers}${replay}</body></html>
+${r.properties.map((p, i) => propertyHtml(p, records[i])).join("\n")}${waivers}${replay}</body></html>
 `;
 }

@@ -16,9 +16,21 @@ describe("gate junit.xml", () => {
         report: null,
         summary: HOSTILE,
         cases: [
-          { name: HOSTILE, classname: HOSTILE, seconds: 1, failure: `${HOSTILE}\nsecond line`, output: HOSTILE },
-          { name: "skipped one", classname: "gate.conform", seconds: 0, skipped: HOSTILE },
-          { name: "passed one", classname: "gate.conform", seconds: 2 },
+          {
+            id: HOSTILE,
+            group: HOSTILE,
+            status: "failed",
+            durationMs: 1000,
+            message: `${HOSTILE}\nsecond line`,
+            details: `${HOSTILE}\nsecond line`,
+            curl: HOSTILE,
+            expected: HOSTILE,
+            actual: HOSTILE,
+            output: HOSTILE,
+          },
+          { id: "skipped one", group: "gate.conform", status: "skipped", durationMs: 0, message: HOSTILE },
+          { id: "warned one", group: "gate.conform", status: "warning", durationMs: 0, message: HOSTILE },
+          { id: "passed one", group: "gate.conform", status: "passed", durationMs: 2000 },
         ],
       },
       {
@@ -35,7 +47,7 @@ describe("gate junit.xml", () => {
     const doc = parseValidXml(gateJunit(stages)) as {
       testsuites: Record<string, string> & { testsuite: Array<{ testcase: unknown }> };
     };
-    expect(doc.testsuites["@_tests"]).toBe("4");
+    expect(doc.testsuites["@_tests"]).toBe("5");
     expect(doc.testsuites["@_failures"]).toBe("1");
     expect(doc.testsuites["@_errors"]).toBe("1");
     expect(doc.testsuites["@_skipped"]).toBe("1");

@@ -64,12 +64,14 @@ describe("plumbline gate --reporter github", () => {
           summary: "1 passed, 1 failed",
           cases: [
             {
-              name: "x-request-id",
-              classname: "conform.x",
-              seconds: 0,
-              failure: "GET /health: no x-request-id\nPOST /search: none either",
+              id: "x-request-id",
+              group: "conform.x",
+              status: "failed",
+              durationMs: 0,
+              message: "GET /health: no x-request-id",
+              details: "GET /health: no x-request-id\nPOST /search: none either",
             },
-            { name: "search-echo", classname: "conform.search", seconds: 0 },
+            { id: "search-echo", group: "conform.search", status: "passed", durationMs: 0 },
           ],
         },
         {
@@ -80,7 +82,13 @@ describe("plumbline gate --reporter github", () => {
           report: null,
           summary: "",
           cases: [
-            { name: "p99 < 500 ms", classname: "load.thresholds", seconds: 0, failure: "p99 was 812 ms, over 500" },
+            {
+              id: "p99 < 500 ms",
+              group: "load.thresholds",
+              status: "failed",
+              durationMs: 0,
+              message: "p99 was 812 ms, over 500",
+            },
           ],
         },
       ],

@@ -2,6 +2,7 @@
 // document, and a bare Fastify server answering the bytes the mock answered for each request of the scenario.
 // Rounds alternate between targets so a burst of background load hits all of them; the median round counts.
 import { loadContract } from "@plumbline-kit/contract";
+import { createHttpClient, headerText } from "@plumbline-kit/contract/http/client";
 import { median } from "../latency-summary.ts";
 import {
   type BareAnswer,
@@ -50,17 +51,30 @@ async function recordAnswers(mockUrl: string, scenarioName: string): Promise<Bar
   if (!plan.ok) return plan.error;
   const answers: BareAnswer[] = [];
   const health = { method: "GET", path: "/health", headers: {}, body: undefined, operationId: "health", index: -1 };
-  for (const t of [...plan.plan.templates, health]) {
-    const body = t.body ? new Uint8Array(t.body) : undefined;
-    const res = await fetch(mockUrl + t.path, { method: t.method, headers: t.headers, body });
-    answers.push({
-      method: t.method,
-      url: contract.operation(t.operationId).routePath,
-      tag: t.index >= 0 ? String(t.index) : undefined,
-      status: res.status,
-      contentType: res.headers.get("content-type") ?? "application/json",
-      body: Buffer.from(await res.arrayBuffer()),
-    });
+  // the client tools' one HTTP client (contract/src/http/client.ts)
+  const http = createHttpClient();
+  try {
+    for (const t of [...plan.plan.templates, health]) {
+      const res = await http.request({
+        method: t.method,
+        url: mockUrl + t.path,
+        headers: t.headers,
+        body: t.body,
+        timeoutMs: 30_000,
+        redirect: "manual",
+      });
+      if (!res.ok) return `recording the mock's answer to ${t.method} ${t.path} failed: ${res.message}`;
+      answers.push({
+        method: t.method,
+        url: contract.operation(t.operationId).routePath,
+        tag: t.index >= 0 ? String(t.index) : undefined,
+        status: res.status,
+        contentType: headerText(res.headers, "content-type") ?? "application/json",
+        body: res.body,
+      });
+    }
+  } finally {
+    http.close();
   }
   return answers;
 }

@@ -1,8 +1,10 @@
-// The report's files: proxy.json (the typed record), junit.xml (one testsuite per operation seen, one testcase
+// The report's files: proxy.json (the typed record, and its `records`: the one report record of every client),
+// junit.xml (one testsuite per operation seen, one testcase
 // per rule, failing with its violations) and report.html (the same, for a person). Each is written to a temporary
 // name and renamed, so a CI job reading them never sees half a file.
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type CheckRecord, junitCase } from "@plumbline-kit/contract/report/check-record";
 import { junitXml as writeJunit, xmlEscape } from "@plumbline-kit/contract/report/junit";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { RULES } from "../judge/rules.ts";
@@ -15,7 +17,40 @@ function describe(v: ReportedViolation): string {
   return `#${v.exchangeId} ${e.method} ${e.path} → ${got} [${v.servedBy}]: ${v.message}${detail}`;
 }
 
+/**
+ * The report as the one report record of every client (contract/src/report/check-record.ts): one per rule and
+ * operation seen, failed with its violations (the first one's message, expected and actual, its curl command).
+ */
+export function proxyRecords(r: ProxyReport): CheckRecord[] {
+  return r.operations.flatMap((op) =>
+    RULES.map((rule): CheckRecord => {
+      const base = {
+        id: rule.id,
+        group: `proxy.${op.operationId}`,
+        operation: op.operationId,
+        section: rule.basis,
+        severity: rule.severity,
+      };
+      const g = op.rules.find((x) => x.rule === rule.id);
+      if (!g) return { ...base, status: "passed" };
+      const first = g.examples[0];
+      const lines = g.examples.map(describe);
+      if (g.count > g.examples.length) lines.push(`… and ${g.count - g.examples.length} more`);
+      const curls = g.examples.slice(0, 3).map((v) => `#${v.exchangeId}: ${v.curl}`);
+      return {
+        ...base,
+        status: "failed",
+        message: `${g.count} violation(s): ${first?.message ?? rule.title}`,
+        ...(first?.expected !== undefined ? { expected: first.expected, actual: first.actual ?? "?" } : {}),
+        ...(first ? { curl: first.curl } : {}),
+        details: [rule.title, `basis: ${rule.basis}`, ...lines, "", ...curls].join("\n"),
+      };
+    }),
+  );
+}
+
 export function junitXml(r: ProxyReport): string {
+  const records = proxyRecords(r);
   return writeJunit({
     name: `plumbline proxy (${r.upstream})`,
     seconds: 0,
@@ -23,22 +58,7 @@ export function junitXml(r: ProxyReport): string {
       name: `proxy.${op.operationId}`,
       timestamp: r.startedAt,
       properties: [["exchanges", op.exchanges]],
-      cases: RULES.map((rule) => {
-        const g = op.rules.find((x) => x.rule === rule.id);
-        const c = { classname: `proxy.${op.operationId}`, name: rule.id };
-        if (!g) return c;
-        const lines = g.examples.map(describe);
-        if (g.count > g.examples.length) lines.push(`… and ${g.count - g.examples.length} more`);
-        const curls = g.examples.slice(0, 3).map((v) => `#${v.exchangeId}: ${v.curl}`);
-        return {
-          ...c,
-          failure: {
-            message: `${g.count} violation(s): ${g.examples[0]?.message ?? rule.title}`,
-            type: rule.severity,
-            text: [rule.title, `basis: ${rule.basis}`, ...lines, "", ...curls].join("\n"),
-          },
-        };
-      }),
+      cases: records.filter((x) => x.operation === op.operationId).map(junitCase),
     })),
   });
 }
@@ -70,16 +90,18 @@ export function reportHtml(r: ProxyReport): string {
     t.violations === 0
       ? `<p class="ok">No violation in ${plural(t.exchanges, "exchange")}.</p>`
       : `<p class="bad">${plural(t.violations, "violation")} in ${plural(t.exchanges, "exchange")}.</p>`;
+  // a rule's heading is its report record (proxyRecords, as junit.xml and proxy.json's records say it); the
+  // examples below are what only the proxy has: each exchange, redacted, with its curl
+  const records = new Map(proxyRecords(r).map((x) => [`${x.operation} ${x.id}`, x]));
   const ops = r.operations
     .map((op) => {
       const rules = op.rules
-        .map(
-          (
-            g,
-          ) => `<section class="rule"><h3><code>${h(g.rule)}</code> ${g.count}× <span class="sev ${g.severity}">${g.severity}</span> <span class="side">${g.side}</span></h3>
+        .map((g) => {
+          const rec = records.get(`${op.operationId} ${g.rule}`);
+          return `<section class="rule"><h3><code>${h(rec?.id ?? g.rule)}</code> ${g.count}× <span class="sev ${rec?.severity ?? g.severity}">${rec?.severity ?? g.severity}</span> <span class="side">${g.side}</span></h3>
 <p>${h(g.title)} <span class="basis">(${h(g.basis)})</span></p>
-${g.examples.map(exchangeHtml).join("\n")}${g.count > g.examples.length ? `<p class="note">… and ${g.count - g.examples.length} more not kept</p>` : ""}</section>`,
-        )
+${g.examples.map(exchangeHtml).join("\n")}${g.count > g.examples.length ? `<p class="note">… and ${g.count - g.examples.length} more not kept</p>` : ""}</section>`;
+        })
         .join("\n");
       return `<section class="op"><h2>${h(op.operationId)} <small>${plural(op.exchanges, "exchange")}, ${plural(op.violations, "violation")}</small></h2>${rules || '<p class="ok">clean</p>'}</section>`;
     })
@@ -125,7 +147,7 @@ export interface ReportFiles {
 export function writeReportFiles(dir: string, r: ProxyReport): ReportFiles {
   mkdirSync(dir, { recursive: true });
   const files = { json: join(dir, "proxy.json"), junit: join(dir, "junit.xml"), html: join(dir, "report.html") };
-  writeAtomically(files.json, `${JSON.stringify(r, null, 2)}\n`);
+  writeAtomically(files.json, `${JSON.stringify({ ...r, records: proxyRecords(r) }, null, 2)}\n`);
   writeAtomically(files.junit, junitXml(r));
   writeAtomically(files.html, reportHtml(r));
   return files;
