@@ -123,8 +123,9 @@ let mock: RunningMock;
 let recording: string;
 const KEYS = { funded: "stand-in-key", broke: "stand-in-broke", test: "test-key" };
 
-beforeAll(async () => {
-  mock = await startMock({
+/** A stand-in of the deployment: the mock, with the accounts the recipes' secrets name. */
+function startStandIn(): Promise<RunningMock> {
+  return startMock({
     port: 0,
     keys: [
       { key: KEYS.funded, credits: 1_000_000_000 },
@@ -134,6 +135,10 @@ beforeAll(async () => {
     rateLimits: { perAccount: 0 },
     allowPrivateNetwork: true,
   });
+}
+
+beforeAll(async () => {
+  mock = await startStandIn();
   const har = join(tmpdir(), `plumbline-recipes-${process.pid}.har`);
   const proxy = await startProxy({ upstream: mock.url, port: 0, record: har, reportDir: null });
   for (const key of [KEYS.funded, KEYS.test])
@@ -153,6 +158,9 @@ async function run(recipe: Recipe): Promise<{ code: number | null; out: string; 
     fromSources: recipe.steps.some((st) => /\bplumbline bench\b/.test(st.run)),
   });
   const fixtures = await startStaticSite(join(project.dir, "fixtures", "main"));
+  // a recipe that names the deployment gets a stand-in of its own: a conformance run judges the balance it sees
+  // move, and another recipe's spending on a shared key would look like a charge
+  const standIn = usesStandIn(recipe) ? await startStandIn() : mock;
   try {
     writeFileSync(join(project.dir, "client-test.js"), CLIENT_TEST);
     const pkg = JSON.parse(readFileSync(join(project.dir, "package.json"), "utf8"));
@@ -167,7 +175,7 @@ async function run(recipe: Recipe): Promise<{ code: number | null; out: string; 
       API_KEY: KEYS.funded,
       BROKE_KEY: KEYS.broke,
       TEST_KEY: KEYS.test,
-      STAGING_URL: mock.url,
+      STAGING_URL: standIn.url,
     };
     if (
       recipe.steps.some((s) => Object.values(s.env).some((v) => /secrets\.PLUMBLINE_FIXTURE_MANIFEST/.test(String(v))))
@@ -178,7 +186,7 @@ async function run(recipe: Recipe): Promise<{ code: number | null; out: string; 
     const ports = new Map<string, string>();
     const localize = async (text: string) => {
       let t = text
-        .replace(/https:\/\/(api|staging)\.example\.com|https:\/\/api\.example\.test/g, mock.url)
+        .replace(/https:\/\/(api|staging)\.example\.com|https:\/\/api\.example\.test/g, standIn.url)
         .replace(/https:\/\/fixtures\.example\.com/g, fixtures.url)
         .replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_, name: string) => secrets[name] ?? "");
       for (const port of new Set(t.match(/\b(4010|4020|8080|8081)\b/g) ?? [])) {
@@ -225,6 +233,7 @@ async function run(recipe: Recipe): Promise<{ code: number | null; out: string; 
     return { code, out, left };
   } finally {
     await fixtures.close();
+    if (standIn !== mock) await standIn.close();
     project.remove();
   }
 }
@@ -235,14 +244,6 @@ function usesStandIn(recipe: Recipe): boolean {
   return /(api|staging)\.example\.(com|test)|STAGING_URL|\$\{\{\s*secrets\.|\$API_KEY|\$TEST_KEY|\$BROKE_KEY/.test(
     text,
   );
-}
-
-let turn: Promise<unknown> = Promise.resolve();
-/** Runs `fn` once every earlier caller's has ended (one recipe at a time on the stand-in). */
-function inTurn<T>(fn: () => Promise<T>): Promise<T> {
-  const mine = turn.then(fn, fn);
-  turn = mine.catch(() => undefined);
-  return mine;
 }
 
 describe("the recipes of the README and docs", () => {
@@ -261,15 +262,14 @@ describe("the recipes of the README and docs", () => {
     for (const r of all.filter((x) => x.notRun !== undefined)) expect(r.notRun, `${r.file}:${r.line}`).toMatch(/\w{3}/);
   });
 
-  // each recipe has a project, ports and fixture site of its own; the gate jobs are time-boxed (--time 120), so they
-  // run side by side (Vitest's maxConcurrency, 5) instead of one after another (~9 of the file's 13 minutes). Those
-  // that name the deployment (the shared stand-in mock and its accounts) take turns: a conformance run judges the
-  // balance it sees move, and another recipe's spending on the same key would look like a charge.
+  // each recipe has a project, ports, fixture site and (when it names the deployment) stand-in of its own; the gate
+  // jobs are time-boxed (--time 120), so they run side by side (Vitest's maxConcurrency, 5) instead of one after
+  // another.
   for (const recipe of all.filter((r) => r.notRun === undefined))
     it.concurrent(`${recipe.file}:${recipe.line} ${recipe.name} runs as written and leaves no process`, {
       timeout: 900_000,
     }, async () => {
-      const r = usesStandIn(recipe) ? await inTurn(() => run(recipe)) : await run(recipe);
+      const r = await run(recipe);
       expect(r.code, r.out).toBe(0);
       expect(r.left, r.out).toEqual([]);
     });
