@@ -75,7 +75,8 @@ const opsOf = (changes: SpecChange[]) => new Set(changes.flatMap((c) => c.operat
 
 /**
  * Splits the changes into the real ones and the groups the revision does not describe. With mode "removed" every
- * change stays real and the groups carry only what no rule compares (the groups' changes are empty).
+ * change stays real and the only groups left are those of what no rule compares (credits beside x-payment-info,
+ * decisions), with no changes.
  */
 export function separateUndescribed(
   changes: SpecChange[],
@@ -90,8 +91,11 @@ export function separateUndescribed(
     if (mode === "apart") for (const c of taken) apart.add(c);
     return taken;
   };
-  const add = (kind: UndescribedKind, subject: string, summary: string, taken: SpecChange[]) =>
-    groups.push({ kind, subject, summary, changes: mode === "apart" ? taken : [] });
+  // read as removals, a kind some rule compares is no group of its own; what no rule compares still is
+  const add = (kind: UndescribedKind, subject: string, summary: string, taken: SpecChange[]) => {
+    if (mode === "apart" || kind === "price-details" || kind === "decisions")
+      groups.push({ kind, subject, summary, changes: mode === "apart" ? taken : [] });
+  };
 
   if (describesHeaders(base, operations.base) && !describesHeaders(revision, operations.revision)) {
     const taken = take((c) => HEADER_RULES.includes(c.rule));
@@ -165,7 +169,7 @@ export function separateUndescribed(
       add(
         "price-details",
         "credits and surcharges",
-        `the revision prices with \`x-payment-info\` (an amount and protocols, compared); the credits of ${count(credits, "operation")} and ${count(surcharges, "surcharge")} of the base not compared`,
+        `the revision prices with \`x-payment-info\` (an amount and protocols, compared); the credits of ${count(credits, "operation")}${surcharges > 0 ? ` and ${count(surcharges, "surcharge")}` : ""} of the base not compared`,
         [],
       );
     }
