@@ -3,6 +3,7 @@
 import type { ChangeCollector } from "./changes.ts";
 import { child, isObj, type Loc, type Obj, type Resolver } from "./resolve.ts";
 import { compareSchemas, type Direction, type SchemaScope, type SchemaSides } from "./schema-diff.ts";
+import { ANNOTATIONS } from "./schema-view.ts";
 
 type ScopeOf = (dir: Direction, rootName: string, field?: string, bodyRoot?: boolean) => SchemaScope;
 
@@ -159,6 +160,29 @@ const contentOf = (side: Resolver, owner: Loc): Map<string, Loc> => {
   return out;
 };
 
+const BYTES_KEYWORDS = new Set(["type", "format", "contentEncoding", "contentMediaType"]);
+
+/**
+ * A schema that only says "the body is the bytes of its media type": OpenAPI 3.0's `type: string, format: binary`,
+ * 3.1's `contentMediaType`/`contentEncoding` (annotations in JSON Schema 2020-12), or no schema. Two of them under
+ * the same non-JSON media type say the same thing, however each is written.
+ */
+function bytesBody(side: Resolver, media: Loc, type: string): boolean {
+  if (type === "application/json" || type.endsWith("+json")) return false;
+  const schema = side.resolve(child(media, "schema"));
+  if (schema.node === undefined || schema.node === true) return true;
+  if (!isObj(schema.node)) return false;
+  const s = schema.node;
+  const restricting = Object.keys(s).filter((k) => !k.startsWith("x-") && !ANNOTATIONS.has(k));
+  return (
+    restricting.every((k) => BYTES_KEYWORDS.has(k)) &&
+    (s.type === undefined || s.type === "string") &&
+    (s.format === undefined || s.format === "binary") &&
+    (s.contentEncoding === undefined || s.contentEncoding === "binary") &&
+    (s.contentMediaType === undefined || s.contentMediaType === type)
+  );
+}
+
 export function compareOperation(pair: OperationPair, sides: SchemaSides): void {
   const { base: b, revision: r } = pair;
   const out = sides.out;
@@ -272,6 +296,7 @@ export function compareOperation(pair: OperationPair, sides: SchemaSides): void 
         );
         continue;
       }
+      if (bytesBody(sides.base, media, type) && bytesBody(sides.revision, other, type)) continue;
       compareSchemas(
         child(media, "schema"),
         child(other, "schema"),
@@ -408,6 +433,7 @@ function compareResponse(code: string, br: Loc, rr: Loc, op: string, sides: Sche
       );
       continue;
     }
+    if (bytesBody(sides.base, media, type) && bytesBody(sides.revision, other, type)) continue;
     compareSchemas(child(media, "schema"), child(other, "schema"), scope("response", `the ${code} body`), sides);
   }
   for (const [type, media] of rc) {
