@@ -89,6 +89,19 @@ describe("spec diff compares by meaning", () => {
     expect(await changesOf(v30, v31)).toEqual([]);
   });
 
+  it("a change in an error body names its statuses; a schema shared by several is one change naming each", async () => {
+    const revision = baseDocument();
+    delete at(revision, "/components/schemas/ApiError/properties").message;
+    const changes = await changesOf(baseDocument(), revision);
+    expect(changes.map((c) => [c.rule, c.operations, c.message])).toEqual([
+      [
+        "response-optional-property-removed",
+        ["POST /search", "POST /crawl"],
+        "a client reading `message` never finds it now (in the 400, 429 responses)",
+      ],
+    ]);
+  });
+
   it("a binary body said the 3.0 way (format: binary), the 3.1 way (contentMediaType, contentEncoding) or not at all: no change", async () => {
     const image = (schema: unknown) => {
       const d = baseDocument();

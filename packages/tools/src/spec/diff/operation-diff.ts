@@ -6,6 +6,8 @@ import { compareSchemas, type Direction, type SchemaScope, type SchemaSides } fr
 import { ANNOTATIONS } from "./schema-view.ts";
 
 type ScopeOf = (dir: Direction, rootName: string, field?: string, bodyRoot?: boolean) => SchemaScope;
+/** The sides with the collector itself, whose sink per response status names the error bodies (changes.ts). */
+type OperationSides = SchemaSides & { out: ChangeCollector };
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
@@ -183,7 +185,7 @@ function bytesBody(side: Resolver, media: Loc, type: string): boolean {
   );
 }
 
-export function compareOperation(pair: OperationPair, sides: SchemaSides): void {
+export function compareOperation(pair: OperationPair, sides: OperationSides): void {
   const { base: b, revision: r } = pair;
   const out = sides.out;
   const op = r.label;
@@ -360,7 +362,7 @@ export function compareOperation(pair: OperationPair, sides: SchemaSides): void 
   }
 }
 
-function compareResponse(code: string, br: Loc, rr: Loc, op: string, sides: SchemaSides, scope: ScopeOf): void {
+function compareResponse(code: string, br: Loc, rr: Loc, op: string, sides: OperationSides, scope: ScopeOf): void {
   const out = sides.out;
   const headers = (side: Resolver, l: Loc) => {
     const h = child(l, "headers");
@@ -434,7 +436,15 @@ function compareResponse(code: string, br: Loc, rr: Loc, op: string, sides: Sche
       continue;
     }
     if (bytesBody(sides.base, media, type) && bytesBody(sides.revision, other, type)) continue;
-    compareSchemas(child(media, "schema"), child(other, "schema"), scope("response", `the ${code} body`), sides);
+    // each status's body compared whole (a schema shared by several statuses is one change naming each of them);
+    // an error body is "the body" of the statuses its change names
+    const root = /^2/.test(code) ? `the ${code} body` : "the body";
+    compareSchemas(
+      child(media, "schema"),
+      child(other, "schema"),
+      { ...scope("response", root), visited: new Set<string>() },
+      { ...sides, out: sides.out.forStatus(code) },
+    );
   }
   for (const [type, media] of rc) {
     if (!bc.has(type))
