@@ -67,6 +67,14 @@ function diffCommand() {
       ).choices(["breaking", "warning"] as const),
     )
     .option("--severity <file>", "YAML or JSON mapping rule ids to breaking, potentially-breaking, non-breaking or off")
+    .addOption(
+      new Option(
+        "--undescribed <as>",
+        "what BASE describes and REVISION says nothing about at all (response headers, error codes, discovery operations, rate limits, prices): apart, listed in their own group and counted in no level; removed, counted as removals at their rules' levels",
+      )
+        .choices(["apart", "removed"] as const)
+        .default("apart" as const),
+    )
     .option("--rules", "list the rules, their default levels and what each detects (no documents needed)")
     .addHelpText(
       "after",

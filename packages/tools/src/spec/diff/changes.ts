@@ -29,11 +29,33 @@ export interface Sides {
   revision: SpecSource;
 }
 
+/** What the comparisons add to: the collector, or the collector for one response status (ChangeCollector.forStatus). */
+export type ChangeSink = Pick<ChangeCollector, "add">;
+
 export class ChangeCollector {
   private readonly byKey = new Map<string, SpecChange>();
+  /** the response statuses whose bodies a change was found in, when it was found in bodies */
+  private readonly statuses = new Map<SpecChange, Set<string>>();
   constructor(private readonly sides: Sides) {}
 
-  add(rule: RuleId, message: string, base: string | null, revision: string | null, operation?: string): void {
+  /**
+   * The sink for the body of one response status: a change found in an error body says which (a client reading
+   * `taskId` of a 404 is not a client of the 200), and a schema shared by several statuses is one change naming them.
+   */
+  forStatus(status: string): ChangeSink {
+    return {
+      add: (rule, message, base, revision, operation) => this.add(rule, message, base, revision, operation, status),
+    };
+  }
+
+  add(
+    rule: RuleId,
+    message: string,
+    base: string | null,
+    revision: string | null,
+    operation?: string,
+    status?: string,
+  ): void {
     const key = `${rule}\u0000${base}\u0000${revision}\u0000${message}`;
     let change = this.byKey.get(key);
     if (!change) {
@@ -48,9 +70,16 @@ export class ChangeCollector {
       this.byKey.set(key, change);
     }
     if (operation && !change.operations.includes(operation)) change.operations.push(operation);
+    if (status !== undefined) this.statuses.set(change, (this.statuses.get(change) ?? new Set()).add(status));
   }
 
   changes(): SpecChange[] {
-    return [...this.byKey.values()];
+    return [...this.byKey.values()].map((c) => {
+      const statuses = [...(this.statuses.get(c) ?? [])].sort();
+      // a success body is what the message means unless said otherwise: an error body is named
+      if (statuses.every((s) => /^2/.test(s))) return c;
+      const list = statuses.join(", ");
+      return { ...c, message: `${c.message} (in the ${list} response${statuses.length > 1 ? "s" : ""})` };
+    });
   }
 }

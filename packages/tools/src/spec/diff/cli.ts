@@ -3,19 +3,21 @@ import { diffExitCode, diffSpecs, type FailOn } from "./diff-specs.ts";
 import { type DiffFormat, renderDiff, renderRules } from "./report-formats.ts";
 import { readSeverityFile, SeverityFileError } from "./severity.ts";
 import { SpecSourceError } from "./spec-source.ts";
+import type { UndescribedMode } from "./undescribed.ts";
 
 export interface DiffCommandOptions {
   format: DiffFormat;
   failOn?: FailOn;
   severity?: string;
   rules?: boolean;
+  undescribed?: UndescribedMode;
 }
 
 /** Exit 0 compared (nothing reached --fail-on), 1 a change reached it, 2 a document or severity file that does not read. */
 export async function diffCommand(base: string, revision: string, o: DiffCommandOptions): Promise<number> {
   try {
     const severity = o.severity ? readSeverityFile(o.severity) : undefined;
-    const result = await diffSpecs(base, revision, { severity });
+    const result = await diffSpecs(base, revision, { severity, undescribed: o.undescribed });
     console.log(renderDiff(result, o.format, o.failOn));
     return diffExitCode(result, o.failOn);
   } catch (err) {

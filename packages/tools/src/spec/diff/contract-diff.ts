@@ -1,5 +1,6 @@
 // The contract's own facts, derived from each document as the spec module derives them and compared as facts,
-// not text: an operation's price (x-pricing, read by pricingOf as the price table reads it), the rate-limit policy
+// not text: an operation's price (x-pricing, read by pricingOf as the price table reads it, or the x-payment-info of
+// pay-per-request documents: an amount and protocols), the rate-limit policy
 // (x-rate-limits, read by readRateLimits as loadContract reads it) and the error codes of the catalogue each
 // operation documents (the `code` of its error responses' examples). A moved or reformatted extension is no change.
 import { readRateLimits } from "@plumbline-kit/contract/contract";
@@ -8,90 +9,130 @@ import { type Pricing, pricingOf } from "@plumbline-kit/contract/operations";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import type { ChangeCollector } from "./changes.ts";
 import type { OperationPair, OperationRef } from "./operation-diff.ts";
-import { child, isObj, type Loc, type Obj, type Resolver } from "./resolve.ts";
+import { child, isObj, type Loc, type Resolver } from "./resolve.ts";
+
+/**
+ * An operation's price as either extension says it: plumbline's `x-pricing` (credits, an amount, one protocol, a
+ * surcharge) or the `x-payment-info` of pay-per-request documents (`{protocols: [...], pricingMode: "fixed",
+ * price: "0.003"}`: an amount and the protocols, no credits nor surcharge). `x-pricing` wins when both are there.
+ */
+export interface OperationPrice {
+  /** the extension it was read from, and its pointer */
+  extension: "x-pricing" | "x-payment-info";
+  pointer: string;
+  credits?: number;
+  /** the amount a call is asked, as written ("0.003"); undefined when not a fixed price */
+  price?: string;
+  protocols: string[];
+  surcharge?: Pricing["surcharge"];
+}
+
+export function priceOf(op: Loc): OperationPrice | null {
+  if (!isObj(op.node)) return null;
+  const own = pricingOf(op.node);
+  if (own) {
+    return {
+      extension: "x-pricing",
+      pointer: child(op, "x-pricing").pointer,
+      credits: own.credits,
+      price: own.price,
+      protocols: own.protocol ? [own.protocol] : [],
+      surcharge: own.surcharge,
+    };
+  }
+  const info = op.node["x-payment-info"];
+  if (!isObj(info)) return null;
+  const fixed = info.pricingMode === undefined || info.pricingMode === "fixed";
+  const amount = typeof info.price === "string" || typeof info.price === "number" ? String(info.price) : undefined;
+  return {
+    extension: "x-payment-info",
+    pointer: child(op, "x-payment-info").pointer,
+    price: fixed ? amount : undefined,
+    protocols: Array.isArray(info.protocols) ? info.protocols.map(String) : [],
+  };
+}
 
 /** Credits of one unit of the surcharge (the per-unit operation's credits), 0 without one. */
-function surchargeCredits(p: Pricing | null, pricingById: Map<string, Pricing | null>): number {
-  if (!p?.surcharge) return 0;
+function surchargeCredits(p: OperationPrice, pricingById: Map<string, OperationPrice | null>): number {
+  if (!p.surcharge) return 0;
   return pricingById.get(p.surcharge.perUnitOperation)?.credits ?? 0;
 }
 
-export function pricingIndex(operations: OperationRef[]): Map<string, Pricing | null> {
-  const out = new Map<string, Pricing | null>();
-  for (const op of operations) if (op.operationId) out.set(op.operationId, pricingOf(op.loc.node as Obj));
+export function pricingIndex(operations: OperationRef[]): Map<string, OperationPrice | null> {
+  const out = new Map<string, OperationPrice | null>();
+  for (const op of operations) if (op.operationId) out.set(op.operationId, priceOf(op.loc));
   return out;
 }
 
+const cost = (p: OperationPrice) =>
+  p.credits !== undefined ? `${plural(p.credits, "credit")}${p.price ? ` (${p.price})` : ""}` : (p.price ?? "a price");
+
 export function comparePricing(
   pair: OperationPair,
-  prices: { base: Map<string, Pricing | null>; revision: Map<string, Pricing | null> },
+  prices: { base: Map<string, OperationPrice | null>; revision: Map<string, OperationPrice | null> },
   out: ChangeCollector,
 ): void {
   const op = pair.revision.label;
-  const bp = pricingOf(pair.base.loc.node as Obj);
-  const rp = pricingOf(pair.revision.loc.node as Obj);
-  const bAt = child(pair.base.loc, "x-pricing").pointer;
-  const rAt = child(pair.revision.loc, "x-pricing").pointer;
-  if (!bp && !rp) return;
-  if (!bp && rp) {
+  const b = priceOf(pair.base.loc);
+  const r = priceOf(pair.revision.loc);
+  if (!b && !r) return;
+  if (!b && r) {
     out.add(
       "operation-now-paid",
-      `a client calling ${op} now pays ${plural(rp.credits, "credit")} (${rp.price}) a call; it was free`,
+      `a client calling ${op} now pays ${cost(r)} a call; it was free`,
       pair.base.loc.pointer,
-      rAt,
+      r.pointer,
       op,
     );
     return;
   }
-  if (bp && !rp) {
-    out.add(
-      "operation-now-free",
-      `${op} is now free; it cost ${plural(bp.credits, "credit")}`,
-      bAt,
-      pair.revision.loc.pointer,
-      op,
-    );
+  if (b && !r) {
+    const was = b.credits !== undefined ? plural(b.credits, "credit") : (b.price ?? "a price");
+    out.add("operation-now-free", `${op} is now free; it cost ${was}`, b.pointer, pair.revision.loc.pointer, op);
     return;
   }
-  const b = bp as Pricing;
-  const r = rp as Pricing;
-  if (b.credits !== r.credits) {
-    const up = r.credits > b.credits;
+  const bp = b as OperationPrice;
+  const rp = r as OperationPrice;
+  // credits and surcharges are compared only when both sides say them (x-payment-info carries neither)
+  if (bp.credits !== undefined && rp.credits !== undefined && bp.credits !== rp.credits) {
+    const up = rp.credits > bp.credits;
     out.add(
       up ? "price-raised" : "price-lowered",
       up
-        ? `a client budgeting ${plural(b.credits, "credit")} a call to ${op} is now charged ${r.credits}`
-        : `${op} now costs ${plural(r.credits, "credit")} a call, not ${b.credits}`,
-      `${bAt}/credits`,
-      `${rAt}/credits`,
+        ? `a client budgeting ${plural(bp.credits, "credit")} a call to ${op} is now charged ${rp.credits}`
+        : `${op} now costs ${plural(rp.credits, "credit")} a call, not ${bp.credits}`,
+      `${bp.pointer}/credits`,
+      `${rp.pointer}/credits`,
       op,
     );
   }
-  if (Number(b.price) !== Number(r.price)) {
-    const up = Number(r.price) > Number(b.price);
+  if (bp.price !== undefined && rp.price !== undefined && Number(bp.price) !== Number(rp.price)) {
+    const up = Number(rp.price) > Number(bp.price);
     out.add(
       up ? "price-raised" : "price-lowered",
       up
-        ? `a client paying ${b.price} per call to ${op} is now asked ${r.price} (a payment for the old amount is refused)`
-        : `${op} now costs ${r.price} per call, not ${b.price}`,
-      `${bAt}/price`,
-      `${rAt}/price`,
+        ? `a client paying ${bp.price} per call to ${op} is now asked ${rp.price} (a payment for the old amount is refused)`
+        : `${op} now costs ${rp.price} per call, not ${bp.price}`,
+      `${bp.pointer}/price`,
+      `${rp.pointer}/price`,
       op,
     );
   }
-  if (b.protocol !== r.protocol) {
+  const lost = bp.protocols.filter((p) => !rp.protocols.includes(p));
+  if (lost.length > 0 && rp.protocols.length > 0) {
     out.add(
       "payment-protocol-changed",
-      `a client paying ${op} with ${b.protocol} must now pay with ${r.protocol}`,
-      `${bAt}/protocol`,
-      `${rAt}/protocol`,
+      `a client paying ${op} with ${lost.join(" or ")} must now pay with ${rp.protocols.join(" or ")}`,
+      `${bp.pointer}/${bp.extension === "x-pricing" ? "protocol" : "protocols"}`,
+      `${rp.pointer}/${rp.extension === "x-pricing" ? "protocol" : "protocols"}`,
       op,
     );
   }
-  const bs = surchargeCredits(b, prices.base);
-  const rs = surchargeCredits(r, prices.revision);
-  const bParam = b.surcharge?.parameter;
-  const rParam = r.surcharge?.parameter;
+  if (bp.extension !== "x-pricing" || rp.extension !== "x-pricing") return;
+  const bs = surchargeCredits(bp, prices.base);
+  const rs = surchargeCredits(rp, prices.revision);
+  const bParam = bp.surcharge?.parameter;
+  const rParam = rp.surcharge?.parameter;
   if (bs !== rs || bParam !== rParam) {
     const up = rs > bs || (rParam !== undefined && bParam !== rParam);
     const what = (param: string | undefined, credits: number) =>
@@ -99,8 +140,8 @@ export function comparePricing(
     out.add(
       up ? "price-raised" : "price-lowered",
       `${op} now charges ${what(rParam, rs)}, not ${what(bParam, bs)}`,
-      b.surcharge ? `${bAt}/surcharge` : bAt,
-      r.surcharge ? `${rAt}/surcharge` : rAt,
+      bp.surcharge ? `${bp.pointer}/surcharge` : bp.pointer,
+      rp.surcharge ? `${rp.pointer}/surcharge` : rp.pointer,
       op,
     );
   }
@@ -172,7 +213,7 @@ export function compareRateLimits(base: Resolver, revision: Resolver, out: Chang
 }
 
 /** code → the statuses whose examples answer it, with where one of them says so. */
-function errorCodes(side: Resolver, op: Loc): Map<string, Map<string, string>> {
+export function errorCodes(side: Resolver, op: Loc): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
   const responses = child(op, "responses");
   if (!isObj(responses.node)) return out;

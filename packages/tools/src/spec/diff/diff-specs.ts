@@ -14,12 +14,18 @@ import { LEVEL_RANK, type Level } from "./rules.ts";
 import { compareSecurity } from "./security-diff.ts";
 import { applySeverity, type SeverityOverrides } from "./severity.ts";
 import { readSpecSource, type SpecSource } from "./spec-source.ts";
+import { separateUndescribed, type UndescribedGroup, type UndescribedMode } from "./undescribed.ts";
 
 export interface DiffOptions {
   /** rule id → level, or "off" to drop the rule's changes (`--severity FILE`) */
   severity?: SeverityOverrides;
   /** working directory of file paths and `git:REF:path` (default: the process's) */
   cwd?: string;
+  /**
+   * what a kind of thing REVISION does not describe at all becomes (`--undescribed`): "apart" (default), its own
+   * group, counted in no level; "removed", removals at their rules' levels like any other
+   */
+  undescribed?: UndescribedMode;
 }
 
 export interface DiffResult {
@@ -29,6 +35,8 @@ export interface DiffResult {
   revisionFile: string;
   changes: SpecChange[];
   counts: Record<Level, number>;
+  /** what BASE describes and REVISION says nothing about, set apart from `changes` and `counts` (undescribed.ts) */
+  undescribed: UndescribedGroup[];
 }
 
 export type FailOn = "breaking" | "warning";
@@ -63,14 +71,19 @@ export async function diffSpecs(
   }
   compareCurrency(resolvers.base, resolvers.revision, out);
   compareRateLimits(resolvers.base, resolvers.revision, out);
-  const changes = applySeverity(out.changes(), options.severity ?? {}).sort(
-    (x, y) =>
-      LEVEL_RANK[x.level] - LEVEL_RANK[y.level] ||
-      (x.revision?.line ?? 0) - (y.revision?.line ?? 0) ||
-      x.rule.localeCompare(y.rule) ||
-      x.message.localeCompare(y.message),
-  );
+  const severity = options.severity ?? {};
+  const order = (list: SpecChange[]) =>
+    applySeverity(list, severity).sort(
+      (x, y) =>
+        LEVEL_RANK[x.level] - LEVEL_RANK[y.level] ||
+        (x.revision?.line ?? 0) - (y.revision?.line ?? 0) ||
+        x.rule.localeCompare(y.rule) ||
+        x.message.localeCompare(y.message),
+    );
+  const split = separateUndescribed(out.changes(), { ...resolvers, operations, pairs }, options.undescribed);
+  const changes = order(split.changes);
+  const undescribed = split.groups.map((g) => ({ ...g, changes: order(g.changes) }));
   const counts: Record<Level, number> = { breaking: 0, "potentially-breaking": 0, "non-breaking": 0 };
   for (const c of changes) counts[c.level]++;
-  return { base: b.label, revision: r.label, revisionFile: r.file, changes, counts };
+  return { base: b.label, revision: r.label, revisionFile: r.file, changes, counts, undescribed };
 }

@@ -11,3 +11,4 @@ export {
 } from "./rules.ts";
 export { parseSeverity, readSeverityFile, type SeverityOverrides } from "./severity.ts";
 export { readSpecSource, type SpecSource, SpecSourceError, specSourceFromText } from "./spec-source.ts";
+export type { UndescribedGroup, UndescribedKind, UndescribedMode } from "./undescribed.ts";

@@ -89,6 +89,43 @@ describe("spec diff compares by meaning", () => {
     expect(await changesOf(v30, v31)).toEqual([]);
   });
 
+  it("a change in an error body names its statuses; a schema shared by several is one change naming each", async () => {
+    const revision = baseDocument();
+    delete at(revision, "/components/schemas/ApiError/properties").message;
+    const changes = await changesOf(baseDocument(), revision);
+    expect(changes.map((c) => [c.rule, c.operations, c.message])).toEqual([
+      [
+        "response-optional-property-removed",
+        ["POST /search", "POST /crawl"],
+        "a client reading `message` never finds it now (in the 400, 429 responses)",
+      ],
+    ]);
+  });
+
+  it("a binary body said the 3.0 way (format: binary), the 3.1 way (contentMediaType, contentEncoding) or not at all: no change", async () => {
+    const image = (schema: unknown) => {
+      const d = baseDocument();
+      at(d, "/paths/~1crawl/post/responses/200").content = { "image/png": schema === undefined ? {} : { schema } };
+      return d;
+    };
+    const v31 = image({ type: "string", contentMediaType: "image/png", contentEncoding: "binary" });
+    expect(await changesOf(v31, image({ type: "string", format: "binary" }))).toEqual([]);
+    expect(await changesOf(image({ type: "string", format: "binary" }), image(undefined))).toEqual([]);
+    // bytes of another type, or a schema that restricts more, are still compared
+    const other = await changesOf(v31, image({ type: "string", contentMediaType: "image/jpeg" }));
+    expect(other.map((c) => c.message)).toEqual([
+      'the 200 body: `contentEncoding` changed ("binary" → absent)',
+      'the 200 body: `contentMediaType` changed ("image/png" → "image/jpeg")',
+    ]);
+    const bounded = await changesOf(v31, image({ type: "string", format: "binary", maxLength: 10 }));
+    expect(bounded.map((c) => c.rule).sort()).toEqual([
+      "response-bound-tightened",
+      "response-format-changed",
+      "response-schema-changed",
+      "response-schema-changed",
+    ]);
+  });
+
   it("the project's document rewritten as JSON with its keys reversed, and with SearchResult inlined: no change", async () => {
     const text = readFileSync(SPEC_PATH, "utf8");
     const doc = parse(text) as Doc;

@@ -3,8 +3,11 @@
 import type { ChangeCollector } from "./changes.ts";
 import { child, isObj, type Loc, type Obj, type Resolver } from "./resolve.ts";
 import { compareSchemas, type Direction, type SchemaScope, type SchemaSides } from "./schema-diff.ts";
+import { ANNOTATIONS } from "./schema-view.ts";
 
 type ScopeOf = (dir: Direction, rootName: string, field?: string, bodyRoot?: boolean) => SchemaScope;
+/** The sides with the collector itself, whose sink per response status names the error bodies (changes.ts). */
+type OperationSides = SchemaSides & { out: ChangeCollector };
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
@@ -159,7 +162,30 @@ const contentOf = (side: Resolver, owner: Loc): Map<string, Loc> => {
   return out;
 };
 
-export function compareOperation(pair: OperationPair, sides: SchemaSides): void {
+const BYTES_KEYWORDS = new Set(["type", "format", "contentEncoding", "contentMediaType"]);
+
+/**
+ * A schema that only says "the body is the bytes of its media type": OpenAPI 3.0's `type: string, format: binary`,
+ * 3.1's `contentMediaType`/`contentEncoding` (annotations in JSON Schema 2020-12), or no schema. Two of them under
+ * the same non-JSON media type say the same thing, however each is written.
+ */
+function bytesBody(side: Resolver, media: Loc, type: string): boolean {
+  if (type === "application/json" || type.endsWith("+json")) return false;
+  const schema = side.resolve(child(media, "schema"));
+  if (schema.node === undefined || schema.node === true) return true;
+  if (!isObj(schema.node)) return false;
+  const s = schema.node;
+  const restricting = Object.keys(s).filter((k) => !k.startsWith("x-") && !ANNOTATIONS.has(k));
+  return (
+    restricting.every((k) => BYTES_KEYWORDS.has(k)) &&
+    (s.type === undefined || s.type === "string") &&
+    (s.format === undefined || s.format === "binary") &&
+    (s.contentEncoding === undefined || s.contentEncoding === "binary") &&
+    (s.contentMediaType === undefined || s.contentMediaType === type)
+  );
+}
+
+export function compareOperation(pair: OperationPair, sides: OperationSides): void {
   const { base: b, revision: r } = pair;
   const out = sides.out;
   const op = r.label;
@@ -272,6 +298,7 @@ export function compareOperation(pair: OperationPair, sides: SchemaSides): void 
         );
         continue;
       }
+      if (bytesBody(sides.base, media, type) && bytesBody(sides.revision, other, type)) continue;
       compareSchemas(
         child(media, "schema"),
         child(other, "schema"),
@@ -335,7 +362,7 @@ export function compareOperation(pair: OperationPair, sides: SchemaSides): void 
   }
 }
 
-function compareResponse(code: string, br: Loc, rr: Loc, op: string, sides: SchemaSides, scope: ScopeOf): void {
+function compareResponse(code: string, br: Loc, rr: Loc, op: string, sides: OperationSides, scope: ScopeOf): void {
   const out = sides.out;
   const headers = (side: Resolver, l: Loc) => {
     const h = child(l, "headers");
@@ -408,7 +435,16 @@ function compareResponse(code: string, br: Loc, rr: Loc, op: string, sides: Sche
       );
       continue;
     }
-    compareSchemas(child(media, "schema"), child(other, "schema"), scope("response", `the ${code} body`), sides);
+    if (bytesBody(sides.base, media, type) && bytesBody(sides.revision, other, type)) continue;
+    // each status's body compared whole (a schema shared by several statuses is one change naming each of them);
+    // an error body is "the body" of the statuses its change names
+    const root = /^2/.test(code) ? `the ${code} body` : "the body";
+    compareSchemas(
+      child(media, "schema"),
+      child(other, "schema"),
+      { ...scope("response", root), visited: new Set<string>() },
+      { ...sides, out: sides.out.forStatus(code) },
+    );
   }
   for (const [type, media] of rc) {
     if (!bc.has(type))

@@ -16,11 +16,26 @@ const LABEL: Record<Level, string> = {
   "non-breaking": "non-breaking",
 };
 
+const apartCount = (r: DiffResult) => r.undescribed.reduce((n, g) => n + g.changes.length, 0);
+
 function summary(r: DiffResult): string {
   const total = r.changes.length;
-  if (total === 0) return `no changes between ${r.base} and ${r.revision}`;
+  const apart = apartCount(r);
+  const aside = apart > 0 ? `; ${apart} not described by the revision, set apart` : "";
+  if (total === 0) return `no changes between ${r.base} and ${r.revision}${aside}`;
   const parts = (Object.keys(r.counts) as Level[]).map((l) => `${r.counts[l]} ${LABEL[l]}`);
-  return `${total} change${total === 1 ? "" : "s"} from ${r.base} to ${r.revision}: ${parts.join(", ")}`;
+  return `${total} change${total === 1 ? "" : "s"} from ${r.base} to ${r.revision}: ${parts.join(", ")}${aside}`;
+}
+
+/** The group of what REVISION does not describe: a heading and one line per kind (the changes are in the JSON). */
+function undescribedLines(r: DiffResult, bullet: string): string[] {
+  if (r.undescribed.length === 0) return [];
+  const apart = apartCount(r);
+  const heading =
+    apart > 0
+      ? `not described by the revision (${apart} set apart, counted in no level; --undescribed removed counts them):`
+      : "not described by the revision:";
+  return [heading, ...r.undescribed.map((g) => `${bullet}${g.subject}: ${g.summary}`)];
 }
 
 const ops = (c: SpecChange) => (c.operations.length ? c.operations.join(", ") : "(document)");
@@ -31,7 +46,7 @@ function text(r: DiffResult): string {
   const lines = r.changes.map(
     (c) => `${LABEL[c.level].padEnd(20)}  ${c.rule}  ${ops(c)}\n    ${c.message}\n    at ${where(c)}`,
   );
-  return [...lines, summary(r)].join("\n");
+  return [...lines, ...undescribedLines(r, "  "), summary(r)].join("\n");
 }
 
 const failing = (c: SpecChange, failOn: FailOn | undefined) =>
@@ -51,6 +66,15 @@ function junit(r: DiffResult, failOn: FailOn | undefined): string {
         : { output: `${c.level}: ${body}` }),
     };
   });
+  for (const g of r.undescribed) {
+    cases.push({
+      classname: "spec-diff.not-described",
+      name: `not described by the revision: ${g.subject}`,
+      file: r.revisionFile,
+      line: 0,
+      output: `${g.summary}${g.changes.map((c) => `\n${c.rule}: ${ops(c)}: ${c.message}`).join("")}`,
+    });
+  }
   return junitXml({ name: "plumbline spec diff", suites: [{ name: `${r.base} → ${r.revision}`, cases }] }).replace(
     /\n$/,
     "",
@@ -61,12 +85,15 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 function markdown(r: DiffResult): string {
   const lines = [`**${summary(r)}**`];
-  if (r.changes.length === 0) return lines.join("\n");
-  lines.push("", "| level | rule | operations | change | revision |", "|---|---|---|---|---|");
-  for (const c of r.changes) {
-    const at = c.revision ? `\`${c.revision.pointer || "/"}\` (line ${c.revision.line})` : "";
-    lines.push(`| ${LABEL[c.level]} | \`${c.rule}\` | ${cell(ops(c))} | ${cell(c.message)} | ${at} |`);
+  if (r.changes.length > 0) {
+    lines.push("", "| level | rule | operations | change | revision |", "|---|---|---|---|---|");
+    for (const c of r.changes) {
+      const at = c.revision ? `\`${c.revision.pointer || "/"}\` (line ${c.revision.line})` : "";
+      lines.push(`| ${LABEL[c.level]} | \`${c.rule}\` | ${cell(ops(c))} | ${cell(c.message)} | ${at} |`);
+    }
   }
+  const apart = undescribedLines(r, "- ");
+  if (apart.length > 0) lines.push("", `**${apart[0].replace(/:$/, "")}**`, "", ...apart.slice(1));
   return lines.join("\n");
 }
 
@@ -86,7 +113,15 @@ function github(r: DiffResult): string {
       message: `${ops(c)}: ${c.message}`,
     }),
   );
-  return [...lines, summary(r)].join("\n");
+  const apart = r.undescribed.map((g) =>
+    githubAnnotation({
+      level: "notice",
+      file: r.revisionFile,
+      title: `not described by the revision: ${g.subject}`,
+      message: g.summary,
+    }),
+  );
+  return [...lines, ...apart, summary(r)].join("\n");
 }
 
 export function renderDiff(r: DiffResult, format: DiffFormat, failOn?: FailOn): string {

@@ -2,7 +2,7 @@
 // narrower one refuses clients that were accepted), a response schema is what clients receive (a wider one hands
 // them values they were not told of). Recursion stops at a pair of schemas already being compared, so a recursive
 // schema ends; shared components are compared once per operation and reported once (changes.ts).
-import type { ChangeCollector } from "./changes.ts";
+import type { ChangeSink } from "./changes.ts";
 import { child, isObj, type Loc, type Resolver } from "./resolve.ts";
 import type { RuleId } from "./rules.ts";
 import { ANNOTATIONS, canonical, type SchemaView, schemaView, typesOf } from "./schema-view.ts";
@@ -25,7 +25,7 @@ export interface SchemaScope {
 export interface SchemaSides {
   base: Resolver;
   revision: Resolver;
-  out: ChangeCollector;
+  out: ChangeSink;
 }
 
 const HANDLED = new Set([
