@@ -9,7 +9,8 @@ import { readRawDocument } from "./document.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const CONTRACT = fileURLToPath(new URL(".", import.meta.url)).replace(/\/$/, "");
-const SKIP = new Set(["node_modules", "reports", ".git", "dist", ".build"]);
+// examples/ is a client's own code, written as a client team writes it (standalone, naming the states it handles)
+const SKIP = new Set(["node_modules", "reports", ".git", "dist", ".build", "examples"]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
