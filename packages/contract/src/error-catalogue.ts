@@ -10,6 +10,8 @@ export const STATUS_LABELS: Readonly<Record<number, string>> = {
   403: "Forbidden",
   404: "Not Found",
   410: "Gone",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
   422: "Validation Error",
   429: "Too Many Requests",
   500: "Internal Server Error",
@@ -144,6 +146,16 @@ export const ERROR_CATALOGUE = {
     when: "the crawl target answered 404",
   },
   PLB_TARGET_GONE: { status: 410, message: "The target answered 410 Gone", when: "the crawl target answered 410" },
+  PLB_PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: "The request body is over the operation's size cap",
+    when: "a /feedback body over 16 KiB, in the live version (D-feedback)",
+  },
+  PLB_MEDIA_TYPE_REFUSED: {
+    status: 415,
+    message: "The request body must be JSON (Content-Type: application/json)",
+    when: "a /feedback body whose Content-Type is not JSON, in the live version (D-feedback)",
+  },
   PLB_VALIDATION_FAILED: {
     status: 422,
     message: "The request failed validation",

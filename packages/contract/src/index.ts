@@ -6,7 +6,15 @@ export * from "./checks/index.ts";
 export { resolveChromium } from "./chromium.ts";
 export { type Contract, type LoadOptions, loadContract, type RateLimitPolicy, readRateLimits } from "./contract.ts";
 export { type Decision, decisionReferences, readDecisions, renderDecisionsPage } from "./decisions.ts";
-export { type OpenApiDocument, readRawDocument, SPEC_PATH } from "./document.ts";
+export {
+  CONTRACT_VERSIONS,
+  type ContractVersion,
+  contractPath,
+  LIVE_SPEC_PATH,
+  type OpenApiDocument,
+  readRawDocument,
+  SPEC_PATH,
+} from "./document.ts";
 export {
   type ApiErrorBody,
   clientErrorCode,
