@@ -27,6 +27,7 @@ export {
 } from "./error-body.ts";
 export { type CatalogueEntry, ERROR_CATALOGUE, type ErrorCode, isErrorCode, STATUS_LABELS } from "./error-catalogue.ts";
 export type { JsonSchema } from "./json-schema.ts";
+export type { Schemas as LiveSchemas } from "./live/types.gen.ts";
 export { type McpSettings, type McpTool, mcpSettings, toolInputSchema } from "./mcp-tools.ts";
 export type { AuthMode, OperationSpec, ParameterSpec, Pricing, ResponseSpec } from "./operations.ts";
 export { createPriceTable, type PriceTable } from "./price-table.ts";

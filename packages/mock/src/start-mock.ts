@@ -186,6 +186,7 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
     clock: state.clock,
     engines,
     deepcrawl: refuseDeepcrawlTargets(state.deepcrawl, allowPrivate),
+    feedback: state.feedback,
     // a request steered by Prefer (example=, dynamic=, fail-entries=, deepcrawl=, variability=) asked for the
     // mock's own answer: the recording stays out of it
     recorded: replay
@@ -197,6 +198,7 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
               (p.example !== undefined ||
                 p.dynamic === true ||
                 p.failEntries !== undefined ||
+                p.failEngines !== undefined ||
                 p.deepcrawl !== undefined ||
                 p.variability !== undefined);
             return steered ? null : replay.find(req, operationId, body);
@@ -218,6 +220,7 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
         example: p.example,
         dynamic: p.dynamic,
         deepcrawl: p.deepcrawl,
+        failEngines: p.failEngines,
       } as object;
     },
     // an operation of the document with no synthetic engine (mock --spec with a newer version) is answered from
