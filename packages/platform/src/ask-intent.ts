@@ -3,7 +3,7 @@
 // then merged and ranked by the rules of D-ask-relevance (mergeAskResults).
 import type { LiveSchemas } from "@plumbline-kit/contract";
 
-type TimeRange = "day" | "week" | "month" | "year";
+type TimeRange = NonNullable<LiveSchemas["AskIntent"]["time_range"]>;
 
 export interface AskIntent {
   search_query: string;
@@ -31,12 +31,13 @@ const PLATFORM_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:on|from) wikipedia\b|\bwikipedia\b/i, "wikipedia"],
 ];
 
-const TIME_PHRASES: ReadonlyArray<readonly [RegExp, TimeRange]> = [
-  [/\b(?:today|past day|last day|last 24 hours)\b/i, "day"],
-  [/\b(?:this week|past week|last week|last 7 days)\b/i, "week"],
-  [/\b(?:this month|past month|last month|last 30 days)\b/i, "month"],
-  [/\b(?:this year|past year|last year)\b/i, "year"],
-];
+// window → its phrases, the shortest window first (the first found wins)
+const TIME_PHRASES: Readonly<Record<TimeRange, RegExp>> = {
+  day: /\b(?:today|past day|last day|last 24 hours)\b/i,
+  week: /\b(?:this week|past week|last week|last 7 days)\b/i,
+  month: /\b(?:this month|past month|last month|last 30 days)\b/i,
+  year: /\b(?:this year|past year|last year)\b/i,
+};
 
 /** The engines, window and keywords a request calls for (D-ask-intent). Pure: the same words, the same intent. */
 export function readAskIntent(query: string): AskIntent {
@@ -49,7 +50,7 @@ export function readAskIntent(query: string): AskIntent {
     rest = rest.replace(new RegExp(pattern.source, "gi"), " ");
   }
   let time_range: TimeRange | null = null;
-  for (const [pattern, range] of TIME_PHRASES) {
+  for (const [range, pattern] of Object.entries(TIME_PHRASES) as Array<[TimeRange, RegExp]>) {
     if (!pattern.test(rest)) continue;
     time_range ??= range;
     rest = rest.replace(new RegExp(pattern.source, "gi"), " ");

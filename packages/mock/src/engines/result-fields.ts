@@ -6,9 +6,8 @@
 // the discussion (when the site filter lets news.ycombinator.com through).
 import type { Rng } from "./rng.ts";
 import type { Hit, SearchKind } from "./search-result.ts";
+import { SERVICE_HOSTS } from "./vocabulary.ts";
 
-/** Sources whose results carry a time of publication, not only a day. */
-const TIMED = new Set(["x", "reddit", "github", "arxiv", "youtube", "bilibili", "wechat", "hackernews", "reuters"]);
 const LANGUAGES = ["TypeScript", "Rust", "Go", "Python", "C++", "Java", "Kotlin", "Zig"] as const;
 const HN_HOST = "news.ycombinator.com";
 
@@ -42,7 +41,10 @@ export function resultFields(
   now: () => Date,
 ): ResultFields {
   const service = p.search_service;
-  const timed = TIMED.has(service ?? "") || kind === "news";
+  // news and the engines of one site carry a time of publication; web engines (and the reference works of
+  // Wikipedia and IMDb) only a day
+  const site = service === undefined ? undefined : SERVICE_HOSTS[service];
+  const timed = kind === "news" || (site !== undefined && !/wikipedia|imdb/.test(site[0]));
   const at = publishedAt(rng, hit, p.time_range, now);
   const fields: Record<string, unknown> = { published_date: timed ? `${at}Z` : at.slice(0, 10) };
   if (kind === "search" && service === "github") {
