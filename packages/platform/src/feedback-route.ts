@@ -4,14 +4,14 @@
 // contract's per-operation limit, applied by the rate-limit plugin before the body is read.
 import { randomBytes } from "node:crypto";
 import { type ErrorCode, serializeError } from "@plumbline-kit/contract";
+import { FEEDBACK_BODY_LIMIT_BYTES } from "@plumbline-kit/contract/error-catalogue";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { parserErrorCode } from "./error-handling-plugin.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { sendError } from "./request-state.ts";
 import type { FeedbackReport, FeedbackStore } from "./stores.ts";
 
-/** The largest feedback body read (D-feedback). */
-export const FEEDBACK_BODY_LIMIT_BYTES = 16 * 1024;
+export { FEEDBACK_BODY_LIMIT_BYTES };
 
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 

@@ -74,7 +74,9 @@ describe("the /ask rules", () => {
       "ask-intent-shape: intent.sources names no engine or more than five",
     ]);
     expect(judged(intent(["github", "github"]))).toEqual(["ask-intent-shape: intent.sources names an engine twice"]);
-    expect(judged(intent(["github"], " "))).toEqual(["ask-intent-shape: intent.search_query is empty"]);
+    expect(judged(intent(["github"], ""))).toEqual(["ask-intent-shape: intent.search_query is empty"]);
+    // a blank request is searched as sent (D-ask-request)
+    expect(judged({ ...intent(["google"], " "), query: " " })).toEqual([]);
     expect(judged({ ...good, errors: [{ source: "x", message: "down" }] })).toEqual([
       "ask-intent-shape: errors names x, an engine intent.sources does not",
     ]);

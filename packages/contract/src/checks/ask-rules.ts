@@ -118,8 +118,8 @@ export const askIntentShape: ExchangeRule = {
       });
     if (new Set(sources).size !== sources.length)
       out.push({ rule: this.id, message: "intent.sources names an engine twice", actual: JSON.stringify(sources) });
-    if (typeof intent.search_query === "string" && intent.search_query.trim() === "")
-      out.push({ rule: this.id, message: "intent.search_query is empty" });
+    // never empty: a request with nothing left once its phrases are out is searched as sent (a blank one too)
+    if (intent.search_query === "") out.push({ rule: this.id, message: "intent.search_query is empty" });
     const failed = (Array.isArray(body.errors) ? body.errors : [])
       .map((e) => obj(e)?.source)
       .filter((s) => typeof s === "string");
