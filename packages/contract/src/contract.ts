@@ -2,7 +2,14 @@
 // it. Mock, reference, conformance, fuzz and load all start here (style: "the spec is the only source").
 
 import { type Decision, readDecisions } from "./decisions.ts";
-import { dereferenceDocument, type OpenApiDocument, readRawDocument, SPEC_PATH, validateDocument } from "./document.ts";
+import {
+  type ContractVersion,
+  contractPath,
+  dereferenceDocument,
+  type OpenApiDocument,
+  readRawDocument,
+  validateDocument,
+} from "./document.ts";
 import { indexOperations, type OperationSpec } from "./operations.ts";
 import { createPriceTable, type PriceTable } from "./price-table.ts";
 import { applyProfile, type ProfileName } from "./profiles.ts";
@@ -17,6 +24,9 @@ export interface RateLimitPolicy {
 
 export interface Contract {
   profile: string;
+  /** which version of the contract this is: `seed` (the default), `live`, or the `x-contract-version` of another
+   * document (D-live-version) */
+  contractVersion: string;
   /** the document as written, with the profile applied: what `/openapi.json` serves */
   raw: OpenApiDocument;
   /** the same, every `$ref` resolved */
@@ -36,15 +46,17 @@ export interface Contract {
 
 export interface LoadOptions {
   profile?: ProfileName | string;
-  /** another document (tests use deliberately broken copies); defaults to spec/openapi.yaml */
+  /** another document (tests use deliberately broken copies); defaults to the document of `version` */
   path?: string;
+  /** the version of the contract (`--contract`): `seed` (the default) or `live` (D-live-version); `path` wins */
+  version?: ContractVersion | string;
 }
 
 const cache = new Map<string, Promise<Contract>>();
 
 export function loadContract(options: LoadOptions = {}): Promise<Contract> {
   const profile = options.profile ?? "primary";
-  const path = options.path ?? SPEC_PATH;
+  const path = options.path ?? contractPath(options.version ?? "seed");
   const key = `${path}\u0000${profile}`;
   let pending = cache.get(key);
   if (!pending) {
@@ -63,6 +75,7 @@ async function build(path: string, profile: string): Promise<Contract> {
   const byId = new Map(operations.map((o) => [o.operationId, o]));
   return {
     profile,
+    contractVersion: String(raw["x-contract-version"] ?? "seed"),
     raw,
     document,
     version: document.info.version,

@@ -32,14 +32,26 @@ export function decisionReferences(doc: unknown, pointer = ""): Array<{ id: stri
 const oneLine = (s: string) => s.trim().replace(/\s*\n\s*/g, " ");
 
 export function renderDecisionsPage(doc: OpenApiDocument): string {
-  const lines = [
-    '# Decisions: what plumbline fills where the interface says "not shown"',
-    "",
-    "Generated from `x-decisions` in `openapi.yaml` and `error-catalogue.ts` (this folder) by",
-    "`plumbline spec decisions --write`; do not edit by hand. Each entry is a **decision**, not contract text:",
-    "a conformance check that rests on one reports it as an assumption.",
-    "",
-  ];
+  const version = doc["x-contract-version"];
+  // the seed's page; another version's (D-live-version) names its own document and command
+  const lines =
+    version === undefined
+      ? [
+          '# Decisions: what plumbline fills where the interface says "not shown"',
+          "",
+          "Generated from `x-decisions` in `openapi.yaml` and `error-catalogue.ts` (this folder) by",
+          "`plumbline spec decisions --write`; do not edit by hand. Each entry is a **decision**, not contract text:",
+          "a conformance check that rests on one reports it as an assumption.",
+          "",
+        ]
+      : [
+          `# Decisions of the \`${version}\` contract: what plumbline fills where its documents say nothing`,
+          "",
+          "Generated from `x-decisions` in `openapi.yaml` (this folder) and `../error-catalogue.ts` by",
+          `\`plumbline spec decisions --contract ${version} --write\`; do not edit by hand. Each entry is a **decision**,`,
+          "not contract text: a conformance check that rests on one reports it as an assumption.",
+          "",
+        ];
   for (const d of readDecisions(doc)) {
     lines.push(`## ${d.id}: ${d.topic}`, "", `- **Contract:** ${oneLine(d.contract)}`);
     lines.push(`- **Decision:** ${oneLine(d.decision)}`);

@@ -6,6 +6,19 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { parse } from "yaml";
 
 export const SPEC_PATH = fileURLToPath(new URL("./openapi.yaml", import.meta.url));
+/** The `live` version of the contract (D-live-version): the seed brought up to the service's published document. */
+export const LIVE_SPEC_PATH = fileURLToPath(new URL("./live/openapi.yaml", import.meta.url));
+
+/** The versions of the contract a command serves or judges (`--contract`); the seed is the default everywhere. */
+export const CONTRACT_VERSIONS = ["seed", "live"] as const;
+export type ContractVersion = (typeof CONTRACT_VERSIONS)[number];
+
+/** The document of a version of the contract. */
+export function contractPath(version: ContractVersion | string = "seed"): string {
+  if (version === "seed") return SPEC_PATH;
+  if (version === "live") return LIVE_SPEC_PATH;
+  throw new Error(`unknown contract version "${version}" (known: ${CONTRACT_VERSIONS.join(", ")})`);
+}
 
 export type OpenApiDocument = OpenAPIV3_1.Document & Record<`x-${string}`, unknown>;
 

@@ -10,6 +10,8 @@ export const STATUS_LABELS: Readonly<Record<number, string>> = {
   403: "Forbidden",
   404: "Not Found",
   410: "Gone",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
   422: "Validation Error",
   429: "Too Many Requests",
   500: "Internal Server Error",
@@ -23,6 +25,13 @@ export const STATUS_LABELS: Readonly<Record<number, string>> = {
  * PLB_BODY_TOO_LARGE before validation, whatever else it breaks, and the judges accept that answer for it.
  */
 export const REQUEST_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The largest POST /feedback body read (the live contract, D-feedback): a larger one is refused 413
+ * PLB_PAYLOAD_TOO_LARGE before it is parsed. Its fields' bounds admit bodies past it (escaped control characters
+ * take six bytes each), so the judges accept that answer for such a body.
+ */
+export const FEEDBACK_BODY_LIMIT_BYTES = 16 * 1024;
 
 export interface CatalogueEntry {
   status: keyof typeof STATUS_LABELS & number;
@@ -144,6 +153,16 @@ export const ERROR_CATALOGUE = {
     when: "the crawl target answered 404",
   },
   PLB_TARGET_GONE: { status: 410, message: "The target answered 410 Gone", when: "the crawl target answered 410" },
+  PLB_PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: "The request body is over the operation's size cap",
+    when: "a /feedback body over 16 KiB, in the live version (D-feedback)",
+  },
+  PLB_MEDIA_TYPE_REFUSED: {
+    status: 415,
+    message: "The request body must be JSON (Content-Type: application/json)",
+    when: "a /feedback body whose Content-Type is not JSON, in the live version (D-feedback)",
+  },
   PLB_VALIDATION_FAILED: {
     status: 422,
     message: "The request failed validation",

@@ -6,7 +6,15 @@ export * from "./checks/index.ts";
 export { resolveChromium } from "./chromium.ts";
 export { type Contract, type LoadOptions, loadContract, type RateLimitPolicy, readRateLimits } from "./contract.ts";
 export { type Decision, decisionReferences, readDecisions, renderDecisionsPage } from "./decisions.ts";
-export { type OpenApiDocument, readRawDocument, SPEC_PATH } from "./document.ts";
+export {
+  CONTRACT_VERSIONS,
+  type ContractVersion,
+  contractPath,
+  LIVE_SPEC_PATH,
+  type OpenApiDocument,
+  readRawDocument,
+  SPEC_PATH,
+} from "./document.ts";
 export {
   type ApiErrorBody,
   clientErrorCode,
@@ -19,6 +27,7 @@ export {
 } from "./error-body.ts";
 export { type CatalogueEntry, ERROR_CATALOGUE, type ErrorCode, isErrorCode, STATUS_LABELS } from "./error-catalogue.ts";
 export type { JsonSchema } from "./json-schema.ts";
+export type { Schemas as LiveSchemas } from "./live/types.gen.ts";
 export { type McpSettings, type McpTool, mcpSettings, toolInputSchema } from "./mcp-tools.ts";
 export type { AuthMode, OperationSpec, ParameterSpec, Pricing, ResponseSpec } from "./operations.ts";
 export { createPriceTable, type PriceTable } from "./price-table.ts";

@@ -28,6 +28,8 @@ export function adminRoutes(app: FastifyInstance, admin: MockAdmin) {
       "POST /__mock/clock/set",
       "GET|DELETE /__mock/journal",
       "GET /__mock/payments",
+      "GET /__mock/feedback",
+      "PUT /__mock/feedback/failures",
       "GET|POST|DELETE /__mock/faults",
       "DELETE /__mock/faults/:id",
       "GET|PUT|DELETE /__mock/batch-failures",
@@ -112,6 +114,25 @@ export function adminRoutes(app: FastifyInstance, admin: MockAdmin) {
     async (req) => admin.setClock(Date.parse((req.body as { time: string }).time)),
   );
 
+  // reports POST /feedback kept (the live contract, D-feedback): the operator's view, never an account's
+  app.get("/__mock/feedback", async () => ({ reports: await admin.feedback.list() }));
+  app.put(
+    "/__mock/feedback/failures",
+    {
+      schema: {
+        body: {
+          type: "object",
+          required: ["times"],
+          additionalProperties: false,
+          properties: { times: { type: "integer", minimum: 0, maximum: 1000 } },
+        },
+      },
+    },
+    async (req) => {
+      admin.feedback.failNext((req.body as { times: number }).times);
+      return { ok: true };
+    },
+  );
   app.get("/__mock/journal", async (req) => {
     const q = req.query as { operationId?: string; limit?: string };
     return {

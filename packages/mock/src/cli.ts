@@ -19,6 +19,7 @@ import {
   wrappedCommand,
 } from "@plumbline-kit/cli/wrapped-command";
 import type { Contract } from "@plumbline-kit/contract/contract";
+import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/document";
 import { PROFILE_NAMES } from "@plumbline-kit/contract/profiles";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";
@@ -135,6 +136,15 @@ export function mockCommand() {
       )
         .choices(PROFILE_NAMES)
         .default("primary" as const),
+    )
+    .addOption(
+      new Option(
+        "--contract <version>",
+        "the version of the contract served: seed (the interface specification) or live (the service's newer published document: POST /ask and POST /feedback answered, docs/contract-versions.md)",
+      )
+        .choices(CONTRACT_VERSIONS)
+        .default("seed" as const)
+        .conflicts("spec"),
     )
     .option(
       "--spec <file>",
@@ -265,6 +275,7 @@ is left running (docs/mock.md#the-mock-for-one-command).`,
           variability: opts.variability,
           profile: opts.profile,
           spec: opts.spec,
+          contractVersion: opts.contract,
           rateLimits: opts.rateLimit === undefined ? undefined : { perAccount: opts.rateLimit },
           deepcrawlSteps: opts.deepcrawlSteps,
           deepcrawlRetentionSeconds: opts.deepcrawlRetention,

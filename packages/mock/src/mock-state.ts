@@ -4,7 +4,12 @@ import { randomBytes } from "node:crypto";
 import type { ErrorCode } from "@plumbline-kit/contract";
 import { refundFailedTask } from "@plumbline-kit/platform/deepcrawl-service";
 import { createMemoryPaymentStore, type PaymentStore } from "@plumbline-kit/platform/payment-store";
-import { type AccountStore, createMemoryRateLimitStore } from "@plumbline-kit/platform/stores";
+import {
+  type AccountStore,
+  createMemoryFeedbackStore,
+  createMemoryRateLimitStore,
+  type FeedbackStore,
+} from "@plumbline-kit/platform/stores";
 import {
   createDeepcrawlSimulator,
   type DeepcrawlScenario,
@@ -64,6 +69,8 @@ export interface MockStats {
   rateLimitWindows: StoreCount;
   payments: StoreCount;
   paymentClaims: StoreCount;
+  /** reports kept by POST /feedback (the live contract) */
+  feedback: StoreCount;
   ledger: StoreCount;
   accounts: StoreCount;
   oauthClients: StoreCount;
@@ -89,6 +96,9 @@ export interface MockAdmin {
   journal: RequestJournal;
   /** payments received with the Payment scheme (D-payment-charging), newest first */
   payments: PaymentStore;
+  /** reports POST /feedback kept (the live contract, D-feedback), oldest first; `failNext` makes the next stores
+   * fail (answered 503, nothing kept) */
+  feedback: FeedbackStore & { failNext(times: number): void };
   faults: FaultRules;
   batchFailures: { set(rule: BatchFailureRule | null): void; get(): BatchFailureRule | null };
   deepcrawl: Pick<DeepcrawlSimulator, "setSteps" | "setNextScenario" | "list" | "steps">;
@@ -111,6 +121,7 @@ export interface MockState {
   deepcrawl: DeepcrawlSimulator;
   journal: RequestJournal;
   payments: PaymentStore;
+  feedback: MockAdmin["feedback"];
   faults: FaultRules;
   admin: MockAdmin;
   /** the code a batch entry is failed with by the admin rule, or null */
@@ -118,6 +129,9 @@ export interface MockState {
   /** where the stats read the engines' memo from */
   setCacheStats(stats: CacheStats): void;
 }
+
+/** feedback reports the mock keeps, the newest (D-feedback) */
+export const FEEDBACK_CAPACITY = 10_000;
 
 export function createMockState(o: MockStateOptions): MockState {
   const start = o.startTime ?? Date.now();
@@ -136,6 +150,21 @@ export function createMockState(o: MockStateOptions): MockState {
   });
   const journal = createRequestJournal(o.journalSize);
   const payments = createMemoryPaymentStore();
+  const feedbackReports = createMemoryFeedbackStore(FEEDBACK_CAPACITY);
+  let feedbackFailures = 0;
+  const feedback: MockAdmin["feedback"] = {
+    async add(report) {
+      if (feedbackFailures > 0) {
+        feedbackFailures--;
+        throw new Error("the feedback store is failing (steered through the admin API)");
+      }
+      await feedbackReports.add(report);
+    },
+    list: () => feedbackReports.list(),
+    failNext(times) {
+      feedbackFailures = Math.max(0, times);
+    },
+  };
   const faults = createFaultRules();
   let batchRule: BatchFailureRule | null = null;
   let cacheStats: CacheStats = () => ({ entries: 0, bytes: 0, maxEntries: 0, maxBytes: 0 });
@@ -154,6 +183,8 @@ export function createMockState(o: MockStateOptions): MockState {
       deepcrawl.setSteps({ ...o.deepcrawlSteps });
       journal.clear();
       payments.clear();
+      feedbackReports.clear();
+      feedbackFailures = 0;
       faults.clear();
       batchRule = null;
       oauth.clear();
@@ -177,6 +208,7 @@ export function createMockState(o: MockStateOptions): MockState {
     },
     journal,
     payments,
+    feedback,
     faults,
     batchFailures: {
       set(rule) {
@@ -216,6 +248,7 @@ export function createMockState(o: MockStateOptions): MockState {
           note: "one per account and limited operation; ended windows swept as the map doubles",
         },
         payments: { count: p.payments, max: p.capacity },
+        feedback: { count: feedbackReports.size(), max: FEEDBACK_CAPACITY },
         paymentClaims: {
           count: p.claims,
           max: null,
@@ -242,6 +275,7 @@ export function createMockState(o: MockStateOptions): MockState {
     deepcrawl,
     journal,
     payments,
+    feedback,
     faults,
     admin,
     batchFailure(operationId, index) {

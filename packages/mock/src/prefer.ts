@@ -1,6 +1,7 @@
 // The `Prefer` header (RFC 7240) in Prism's vocabulary (`code=`, `example=`, `dynamic=`, `seed=`) plus the mock's
 // own steering: `latency=` (ms), `fault=reset|hang`, `variability=max`, `fail-entries="1,3"` (batch entry indexes),
-// `deepcrawl=failed`, `payment=refused|expired|replayed`. Unknown preferences are ignored, as RFC 7240 asks.
+// `deepcrawl=failed`, `payment=refused|expired|replayed`, `fail-engines="github,google"` (the engines an /ask call
+// finds failing: listed in its `errors`, all of them a 502). Unknown preferences are ignored, as RFC 7240 asks.
 
 export interface Preferences {
   code?: number;
@@ -11,6 +12,8 @@ export interface Preferences {
   fault?: "reset" | "hang";
   variability?: "normal" | "max";
   failEntries?: number[];
+  /** the engines an /ask call finds failing (D-ask-charging) */
+  failEngines?: string[];
   deepcrawl?: "failed" | "completed";
   /** refuse the presented Payment credential as this would (D-payment-challenge) */
   payment?: "refused" | "expired" | "replayed";
@@ -64,6 +67,12 @@ export function parsePrefer(header: string | string[] | undefined): Preferences 
           .split(/[\s,]+/)
           .map((v) => Number.parseInt(v, 10))
           .filter((n) => Number.isSafeInteger(n) && n >= 0);
+        break;
+      case "fail-engines":
+        out.failEngines = value
+          .split(/[\s,]+/)
+          .map((v) => v.trim().toLowerCase())
+          .filter((v) => v.length > 0);
         break;
       case "payment":
         if (value === "refused" || value === "expired" || value === "replayed") out.payment = value;

@@ -56,6 +56,8 @@ export interface MockOptions {
   profile?: string;
   /** another version of the contract to serve (`--spec FILE`); default spec/openapi.yaml */
   spec?: string;
+  /** the version of the contract served, `seed` (default) or `live` (`--contract`; D-live-version); `spec` wins */
+  contractVersion?: string;
   /** pino's JSON lines (`--log json`) */
   logger?: boolean;
   /** each finished request, for a readable log (`--log`, the default on a terminal): mock/request-log.ts */
@@ -119,7 +121,9 @@ export interface RunningMock {
 
 /** `guardHosts`: refuse foreign Host names and cross-origin admin calls (a listening mock; MSW has no Host) */
 export async function buildMock(options: MockOptions = {}, { guardHosts = false } = {}) {
-  const contract = options.contract ?? (await loadContract({ profile: options.profile, path: options.spec }));
+  const contract =
+    options.contract ??
+    (await loadContract({ profile: options.profile, path: options.spec, version: options.contractVersion }));
   const seed = options.seed ?? 1;
   const keys = options.keys?.length ? options.keys : [{ key: DEMO_KEY, credits: 1000 }];
   const replay: Replay | null =
@@ -182,6 +186,7 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
     clock: state.clock,
     engines,
     deepcrawl: refuseDeepcrawlTargets(state.deepcrawl, allowPrivate),
+    feedback: state.feedback,
     // a request steered by Prefer (example=, dynamic=, fail-entries=, deepcrawl=, variability=) asked for the
     // mock's own answer: the recording stays out of it
     recorded: replay
@@ -193,6 +198,7 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
               (p.example !== undefined ||
                 p.dynamic === true ||
                 p.failEntries !== undefined ||
+                p.failEngines !== undefined ||
                 p.deepcrawl !== undefined ||
                 p.variability !== undefined);
             return steered ? null : replay.find(req, operationId, body);
@@ -214,6 +220,7 @@ export async function buildMock(options: MockOptions = {}, { guardHosts = false 
         example: p.example,
         dynamic: p.dynamic,
         deepcrawl: p.deepcrawl,
+        failEngines: p.failEngines,
       } as object;
     },
     // an operation of the document with no synthetic engine (mock --spec with a newer version) is answered from

@@ -62,5 +62,6 @@ export function steerEngines(contract: Contract, engines: Engines): Engines {
     sitemap: wrap("sitemap", engines.sitemap),
     trending: wrap("trending", engines.trending),
     extract: wrap("extract", engines.extract),
+    ...(engines.ask ? { ask: wrap("ask", engines.ask) } : {}),
   };
 }

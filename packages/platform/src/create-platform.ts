@@ -8,6 +8,7 @@ import { authPlugin } from "./auth-plugin.ts";
 import { discoveryRoutes } from "./discovery-routes.ts";
 import { documentRoute } from "./document-route.ts";
 import { errorHandlingPlugin } from "./error-handling-plugin.ts";
+import { feedbackRoute } from "./feedback-route.ts";
 import {
   addBodyDeadline,
   clientErrorHandler,
@@ -77,6 +78,7 @@ export async function createPlatform(o: CreatePlatformOptions): Promise<FastifyI
   discoveryRoutes(app, o);
   agentDiscoveryRoutes(app, o);
   await mcpRoutes(app, o);
+  feedbackRoute(app, o);
   // free operations of the document that no route above serves (another version of the contract adds one)
   for (const op of o.contract.contractOperations) {
     if (op.pricing || app.hasRoute({ method: op.method.toUpperCase() as "GET", url: op.routePath })) continue;

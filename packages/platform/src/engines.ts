@@ -1,6 +1,6 @@
 // What the platform asks of an implementation's engines. The reference plugs in real ones (fetching, Chromium,
 // search backends); the mock plugs in synthetic ones. Expected failures are values, never throws (style 6).
-import type { ErrorCode, Schemas } from "@plumbline-kit/contract";
+import type { ErrorCode, LiveSchemas, Schemas } from "@plumbline-kit/contract";
 
 export type EngineResult<T> =
   | { ok: true; value: T }
@@ -34,6 +34,9 @@ export interface Engines {
   sitemap(request: Schemas["SitemapRequest"], ctx: EngineContext): Promise<EngineResult<Schemas["SitemapResponse"]>>;
   trending(request: Schemas["TrendingRequest"], ctx: EngineContext): Promise<EngineResult<Schemas["TrendingResponse"]>>;
   extract(request: Schemas["ExtractRequest"], ctx: EngineContext): Promise<EngineResult<Schemas["ExtractResponse"]>>;
+  /** POST /ask of the live contract (D-ask-intent, D-ask-relevance, D-ask-charging): an implementation without it
+   * answers /ask from the document (the mock's document executor) */
+  ask?(request: LiveSchemas["AskRequest"], ctx: EngineContext): Promise<EngineResult<LiveSchemas["AskResponse"]>>;
 }
 
 /** One page of a deepcrawl, as the packager writes it (D-deepcrawl-zip). */

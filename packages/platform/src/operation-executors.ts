@@ -1,5 +1,5 @@
 // One executor per paid operation: request in, engine result out. Handlers stay thin (style 4).
-import type { Schemas } from "@plumbline-kit/contract";
+import type { LiveSchemas, Schemas } from "@plumbline-kit/contract";
 import type { DeepcrawlService } from "./deepcrawl-service.ts";
 import type { EngineContext, EngineResult, Engines } from "./engines.ts";
 import type { Account } from "./stores.ts";
@@ -53,11 +53,26 @@ function onTarget(run: Executor): Executor {
   };
 }
 
+/**
+ * A crawl request as the engines read it: `enable_fallback`, the live contract's other spelling, becomes
+ * `enableFallback` when that is absent (D-crawl-fallback-alias); the request is unchanged otherwise.
+ */
+export function crawlRequest(body: unknown): Schemas["CrawlRequest"] {
+  const b = body as Schemas["CrawlRequest"] & { enable_fallback?: boolean };
+  if (b.enable_fallback === undefined) return b;
+  const { enable_fallback, ...rest } = b;
+  return { ...rest, enableFallback: rest.enableFallback ?? enable_fallback };
+}
+
 export function createExecutors(engines: Engines, deepcrawl: DeepcrawlService): Record<string, Executor> {
+  const ask = engines.ask?.bind(engines);
   return {
     search: (b, c) => map(engines.search(b as Schemas["SearchParameters"], c.engine), ok200),
     news: (b, c) => map(engines.news(b as Schemas["NewsParameters"], c.engine), ok200),
-    crawl: onTarget((b, c) => map(engines.crawl(b as Schemas["CrawlRequest"], c.engine), ok200)),
+    ...(ask
+      ? { ask: (b: unknown, c: ExecutionContext) => map(ask(b as LiveSchemas["AskRequest"], c.engine), ok200) }
+      : {}),
+    crawl: onTarget((b, c) => map(engines.crawl(crawlRequest(b), c.engine), ok200)),
     sitemap: onTarget((b, c) => map(engines.sitemap(b as Schemas["SitemapRequest"], c.engine), ok200)),
     trending: (b, c) => map(engines.trending(b as Schemas["TrendingRequest"], c.engine), ok200),
     extract: onTarget((b, c) => map(engines.extract(b as Schemas["ExtractRequest"], c.engine), ok200)),

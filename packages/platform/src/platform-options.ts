@@ -9,7 +9,7 @@ import type { RequestTimeouts } from "./framework-errors.ts";
 import type { Executor } from "./operation-executors.ts";
 import type { PaymentFault, PaymentGate } from "./payment-gate.ts";
 import type { RecordedAnswers } from "./recorded-answers.ts";
-import type { AccountStore, Clock, RateLimitStore } from "./stores.ts";
+import type { AccountStore, Clock, FeedbackStore, RateLimitStore } from "./stores.ts";
 
 export interface PlatformOptions {
   contract: Contract;
@@ -18,6 +18,9 @@ export interface PlatformOptions {
   clock: Clock;
   engines: Engines;
   deepcrawl: DeepcrawlService;
+  /** where POST /feedback keeps its reports (the live contract, D-feedback); absent: the operation is answered as
+   * any operation without an engine (the document executor) */
+  feedback?: FeedbackStore;
   /** overrides of the document's rate limits (D-rate-limits); `perAccount: 0` turns limiting off */
   rateLimits?: Partial<RateLimitPolicy>;
   /** recipient named in payment challenges */

@@ -98,3 +98,42 @@ export function createMemoryRateLimitStore(): RateLimitStore & { clear(): void; 
     },
   };
 }
+
+/** One report kept by POST /feedback (D-feedback): the body as sent, `category` defaulted, and who sent it when. */
+export interface FeedbackReport {
+  id: string;
+  accountId: string;
+  requestId: string;
+  /** ISO date-time on the platform's clock */
+  receivedAt: string;
+  message: string;
+  intent?: string;
+  category: "bug" | "feature_request" | "docs" | "other";
+  request_id?: string;
+  agent?: { name?: string; model?: string };
+}
+
+/** Where feedback reports are kept; `add` resolves only once the report is kept (the 201 waits for it). */
+export interface FeedbackStore {
+  add(report: FeedbackReport): Promise<void>;
+  /** every kept report, oldest first (the operator's view: the mock's admin API) */
+  list(): Promise<FeedbackReport[]>;
+}
+
+/** An in-memory store keeping the newest `max` reports (default 10,000): bounded whatever the traffic. */
+export function createMemoryFeedbackStore(max = 10_000): FeedbackStore & { clear(): void; size(): number } {
+  let reports: FeedbackReport[] = [];
+  return {
+    async add(report) {
+      reports.push(report);
+      if (reports.length > max) reports = reports.slice(reports.length - max);
+    },
+    async list() {
+      return reports.map((r) => structuredClone(r));
+    },
+    clear() {
+      reports = [];
+    },
+    size: () => reports.length,
+  };
+}

@@ -3,6 +3,7 @@
 // description for what it does with the value.
 
 import { commaList, commaListOf, InvalidArgumentError, Option, wholeNumber } from "@plumbline-kit/cli/command-kit";
+import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/document";
 import { parseRateLimitOption } from "@plumbline-kit/contract/rate-limit-headers";
 import { REPORTERS } from "@plumbline-kit/contract/report/github";
 import { PRECONDITION_KINDS } from "./conformance/skip-reasons.ts";
@@ -93,3 +94,12 @@ export const reporterOption = (what: string) =>
     "--reporter <name>",
     `text, or github: also print one GitHub Actions annotation (::error …) per ${what}, as spec diff --format github does (default: github when GITHUB_ACTIONS=true, else text)`,
   ).choices(REPORTERS);
+
+/** `--contract seed|live` (D-live-version): the version of the contract a command loads; the seed is the default. */
+export const contractOption = (what: string) =>
+  new Option(
+    "--contract <version>",
+    `the version of the contract ${what}: seed (the interface specification) or live (the service's newer published document: /ask, /feedback, more result fields; docs/contract-versions.md)`,
+  )
+    .choices(CONTRACT_VERSIONS)
+    .default("seed" as const);

@@ -2,6 +2,7 @@
 // (`passive` for traffic it did not plan, `side: "response"` when it sends invalid requests on purpose) and gets
 // violations as values. How to add a rule: CONTRIBUTING.md, "The registry of contract checks".
 import type { Contract } from "../contract.ts";
+import { askIntentShape, askResultsRanked } from "./ask-rules.ts";
 import { batchEntries, batchEntryCost, batchSummary, crawlBatch } from "./batch-rules.ts";
 import {
   crawlScriptFree,
@@ -89,6 +90,8 @@ export const RULES: readonly Rule[] = [
   completedPackage,
   zipStays,
   zipLayout,
+  askResultsRanked,
+  askIntentShape,
 ];
 
 export const RULE_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));

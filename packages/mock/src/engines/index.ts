@@ -5,6 +5,7 @@
 
 import type { Contract } from "@plumbline-kit/contract";
 import type { Engines, SiteCrawler } from "@plumbline-kit/platform/engines";
+import { createAskEngine } from "./ask-engine.ts";
 import { createCrawlEngine } from "./crawl-engine.ts";
 import { createExtractEngine } from "./extract-engine.ts";
 import { createScreenshotEngine } from "./screenshot-engine.ts";
@@ -24,12 +25,14 @@ export interface SyntheticEngineOptions {
 export function createSyntheticEngines(options: SyntheticEngineOptions): Engines {
   const now = options.now ?? (() => new Date());
   return {
-    ...createSearchEngines(options.contract),
+    ...createSearchEngines(options.contract, now),
     crawl: createCrawlEngine(now),
     screenshot: createScreenshotEngine(options.contract),
     sitemap: syntheticSitemap,
     trending: createTrendingEngine(options.contract),
     extract: createExtractEngine(),
+    // the live contract's POST /ask (D-ask-intent); the seed has no such operation, so nothing routes to it there
+    ...(options.contract.findOperation("ask") ? { ask: createAskEngine(options.contract, now) } : {}),
   };
 }
 

@@ -7,6 +7,7 @@
 import type { Contract, Schemas } from "@plumbline-kit/contract";
 import type { EngineContext, EngineResult, Engines } from "@plumbline-kit/platform/engines";
 import { echoedParameters } from "@plumbline-kit/platform/request-defaults";
+import { resultFields } from "./result-fields.ts";
 import { createRng, type Rng } from "./rng.ts";
 import { buildHit, hitContent, type SearchKind } from "./search-result.ts";
 import { pickHost, siteFilter } from "./site-filter.ts";
@@ -18,9 +19,12 @@ type Params = Schemas["SearchParameters"] | Schemas["NewsParameters"];
 type Response = Schemas["SearchResponse"] | Schemas["NewsResponse"];
 type SearchResult = Schemas["SearchResult"];
 
-export function createSearchEngines(contract: Contract): Pick<Engines, "search" | "news"> {
-  const search = searchEngine(contract, "search");
-  const news = searchEngine(contract, "news");
+export function createSearchEngines(
+  contract: Contract,
+  now: () => Date = () => new Date(),
+): Pick<Engines, "search" | "news"> {
+  const search = searchEngine(contract, "search", now);
+  const news = searchEngine(contract, "news", now);
   // one body serves both: the response echoes whichever parameters form it was given
   return {
     search: (params, ctx) => search(params, ctx) as Promise<EngineResult<Schemas["SearchResponse"]>>,
@@ -28,7 +32,7 @@ export function createSearchEngines(contract: Contract): Pick<Engines, "search" 
   };
 }
 
-function searchEngine(contract: Contract, kind: SearchKind) {
+function searchEngine(contract: Contract, kind: SearchKind, now: () => Date) {
   const schema = kind === "search" ? "SearchParameters" : "NewsParameters";
   const props = contract.document.components?.schemas?.[schema]?.properties as Record<string, { default?: unknown }>;
   const defaultMax = Number(props?.max_results?.default ?? 5);
@@ -60,9 +64,11 @@ function searchEngine(contract: Contract, kind: SearchKind) {
       const host = pickHost(hitRng, filter, pool, words[0]);
       if (host === null) break;
       const hit = buildHit(hitRng, kind, words, host, position);
-      const link = seen.has(hit.link) ? `${hit.link}${hit.link.includes("?") ? "&" : "?"}p=${position + 1}` : hit.link;
+      const extra = resultFields(hitRng.fork("fields"), kind, p, hit, (h) => filter.allows(h), now);
+      const base = extra.link ?? hit.link;
+      const link = seen.has(base) ? `${base}${base.includes("?") ? "&" : "?"}p=${position + 1}` : base;
       seen.add(link);
-      const result: SearchResult = { title: hit.title, link, snippet: hit.snippet };
+      const result: SearchResult = { title: hit.title, link, snippet: hit.snippet, ...extra.fields };
       if (k < (p.crawl_results ?? 0)) result.content = hitContent(hitRng.fork("content"), hit, words);
       if (ctx.variability === "max") addExtras(hitRng.fork("extras"), result, kind, position, hit.date, host);
       results.push(result);

@@ -65,7 +65,7 @@ export interface MockHarness {
 export function useMock(options: MockOptions & { keys?: MockAccountInput[] } = {}): MockHarness {
   const h = { violations: [] as string[] } as MockHarness;
   beforeAll(async () => {
-    h.contract = await loadContract();
+    h.contract = options.contract ?? (await loadContract({ version: options.contractVersion }));
     h.mock = await startMock({
       port: 0,
       contract: h.contract,

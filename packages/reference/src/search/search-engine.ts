@@ -115,7 +115,9 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
       title: h.title,
       link: h.link,
       snippet: h.snippet,
-      ...(h.date ? { date: h.date } : {}),
+      // published_date as the live contract writes it (D-result-fields): a UTC date-time to the second; `date`, the
+      // full ISO string this reference sent before, stays for its earlier clients
+      ...(h.date ? { date: h.date, published_date: publishedDate(h.date) } : {}),
     }));
     const n = params.crawl_results ?? 0;
     if (n > 0) results = await crawlResults(results, n, o.crawl, ctx, (link) => answer.recent?.get(link) ?? null);
@@ -137,4 +139,10 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
     search: (params, ctx) => run("search", params, ctx) as Promise<EngineResult<Schemas["SearchResponse"]>>,
     news: (params, ctx) => run("news", params, ctx) as Promise<EngineResult<Schemas["NewsResponse"]>>,
   };
+}
+
+/** An ISO date-time as D-result-fields writes `published_date`: `YYYY-MM-DDTHH:MM:SSZ` (UTC, no fraction). */
+export function publishedDate(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 19)}Z`;
 }

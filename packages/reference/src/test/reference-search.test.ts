@@ -48,7 +48,14 @@ for (const kind of ["sqlite", "postgres"] as const) {
       });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> & { results: Hit[] } };
     };
-    type Hit = { title: string; link: string; snippet: string; content?: string; date?: string };
+    type Hit = {
+      title: string;
+      link: string;
+      snippet: string;
+      content?: string;
+      date?: string;
+      published_date?: string;
+    };
     const paths = (hits: Hit[]) => hits.map((h) => new URL(h.link).pathname);
     const usage = async () =>
       (
@@ -118,6 +125,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
         "/news/bicycle-lanes-plan.html",
       ]);
       expect(news.body.results[0].date).toBe("2026-11-25T08:00:00.000Z");
+      // the live contract's name and format of the same date (D-result-fields), under the seed too
+      expect(news.body.results[0].published_date).toBe("2026-11-25T08:00:00Z");
       expect((await post("/news", { query: "sourdough" })).body.results).toEqual([]);
       // the fixture dates lie in 2025-2026; a year before today (the real clock) may hold some or none of them
       const year = await post("/news", { query: "bicycle lanes", time_range: "year" });

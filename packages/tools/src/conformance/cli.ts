@@ -17,6 +17,7 @@ import {
   allowSkippedOption,
   apiKeyOption,
   brokeApiKeyOption,
+  contractOption,
   fixtureLogOption,
   fixtureManifestOption,
   fixtureUrlOption,
@@ -133,6 +134,7 @@ export function conformCommand() {
         .choices(CONFORMANCE_PROFILES)
         .default("strict" as const),
     )
+    .addOption(contractOption("the target is judged by").conflicts("spec"))
     .option(
       "--spec <file>",
       "judge the target by another version of the contract (default spec/openapi.yaml): an older document against a newer implementation tells whether clients of the old contract still work; the checks, bound cases, prices and schemas all come from that document (docs/spec-diff.md)",
@@ -185,7 +187,7 @@ unknown operation id, a refused key, a plan over --max-credits, a manifest that 
       exits(async (opts, cmd) => {
         if (opts.list) {
           const { listChecks } = await import("./list-checks.ts");
-          for (const line of await listChecks(opts.spec)) console.log(line);
+          for (const line of await listChecks(opts.spec, opts.contract)) console.log(line);
           return 0;
         }
         requireOptions(cmd, ["target", "apiKey"]);
@@ -201,6 +203,7 @@ unknown operation id, a refused key, a plan over --max-credits, a manifest that 
           paymentKey: opts.paymentKey,
           profile: opts.profile,
           spec: opts.spec,
+          contractVersion: opts.contract,
           only: opts.only ?? [],
           skip: opts.skip ?? [],
           include: opts.include ?? [],

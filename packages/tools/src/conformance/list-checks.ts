@@ -7,8 +7,8 @@ import { CHECKS } from "./registry.ts";
 import { loadContracts } from "./run-conformance.ts";
 
 /** `spec`: another version of the contract (`--spec FILE`), whose operations the checks concern. */
-export async function listChecks(spec?: string): Promise<string[]> {
-  const { contract, altContract: alt } = await loadContracts(spec);
+export async function listChecks(spec?: string, version?: string): Promise<string[]> {
+  const { contract, altContract: alt } = await loadContracts(spec, version);
   return CHECKS.map((c) => {
     const basis = c.basis.kind === "contract" ? "contract" : c.basis.kind === "client" ? "client" : c.basis.decision;
     const concerned = checkOperations(c, contract, alt);

@@ -107,7 +107,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   let contract: Contract;
   let altContract: Contract;
   try {
-    ({ contract, altContract } = await loadContracts(input.spec));
+    ({ contract, altContract } = await loadContracts(input.spec, input.contractVersion));
   } catch (err) {
     return stop(`the document ${input.spec ?? "spec/openapi.yaml"} does not load: ${(err as Error).message}`);
   }
@@ -188,10 +188,13 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
  * The contract the suite judges by (another version with `spec`), and its alt-bounds profile: a document without
  * that profile is judged by its own bounds only.
  */
-export async function loadContracts(spec?: string): Promise<{ contract: Contract; altContract: Contract }> {
-  const contract = await loadContract({ path: spec });
+export async function loadContracts(
+  spec?: string,
+  version?: string,
+): Promise<{ contract: Contract; altContract: Contract }> {
+  const contract = await loadContract({ path: spec, version });
   const hasAlt = profileNames(contract.raw).includes("alt-bounds");
-  const altContract = hasAlt ? await loadContract({ path: spec, profile: "alt-bounds" }) : contract;
+  const altContract = hasAlt ? await loadContract({ path: spec, version, profile: "alt-bounds" }) : contract;
   return { contract, altContract };
 }
 

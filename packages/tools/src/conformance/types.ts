@@ -188,6 +188,8 @@ export interface ConformanceOptions {
    * a newer implementation answers "will clients of the old contract still work?"
    */
   spec?: string;
+  /** the version of the contract to judge by, `seed` (default) or `live` (--contract; D-live-version); `spec` wins */
+  contractVersion?: string;
   only?: string[];
   skip?: string[];
   /** operationIds the run is restricted to (default: every operation) */
@@ -245,6 +247,7 @@ export interface ResolvedOptions
       | "fixtureLog"
       | "allowSkipped"
       | "spec"
+      | "contractVersion"
     >
   > {
   rateLimit: RateLimitSetting;

@@ -10,6 +10,7 @@ import {
   Option,
   wholeNumber,
 } from "@plumbline-kit/cli/command-kit";
+import { contractOption } from "../target-options.ts";
 import { ALL_PROPERTIES } from "./repro/corpus-entry.ts";
 
 function rate(value: string): number | "auto" {
@@ -78,6 +79,7 @@ export function fuzzCommand() {
     .option("--no-report", "write no report")
     .option("--corpus-dir <dir>", "where a failure's replay file goes (default fuzz/corpus)")
     .option("--replay <file|dir>", "replay corpus entries instead of fuzzing")
+    .addOption(contractOption("whose operations and schemas are fuzzed"))
     .option("--ascii", "printable ASCII text only")
     .option("--fail-fast", "stop after the first property that fails")
     .option(
@@ -116,6 +118,7 @@ Exit codes: 0 nothing found, 1 a property failed, 2 the run could not proceed.`,
           timeSeconds: opts.time,
           runs: opts.runs,
           operations: opts.operations ?? opts.only,
+          contractVersion: opts.contract,
           fixtureUrl: opts.fixtureUrl,
           paymentKey: opts.paymentKey,
           properties: opts.properties,

@@ -34,6 +34,8 @@ export interface FuzzOptions {
   timeSeconds?: number;
   /** cases per input property instead of a time budget (the model runs runs/10 sequences) */
   runs?: number;
+  /** the version of the contract fuzzed, `seed` (default) or `live` (`--contract`; D-live-version) */
+  contractVersion?: string;
   /** operationIds to fuzz (default every operation): `plumbline fuzz --operations` */
   operations?: string[];
   /** @deprecated the old name of `operations` (`--only`), kept for callers that use it */
@@ -103,7 +105,7 @@ async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
   const timeSeconds = o.runs === undefined ? (o.timeSeconds ?? 30) : (o.timeSeconds ?? null);
   const state = emptyReport(o, seed, timeSeconds);
   const couldNotRun = (why: string) => finishReport(state, o, 2, why, log);
-  const contract = await loadContract();
+  const contract = await loadContract({ version: o.contractVersion });
   const known = new Set(contract.contractOperations.map((op) => op.operationId));
   const unknown = (o.only ?? []).filter((id) => !known.has(id));
   if (unknown.length) return couldNotRun(`unknown operation(s) in --operations: ${unknown.join(", ")}`);

@@ -6,6 +6,7 @@ import {
   allowSkippedOption,
   apiKeyOption,
   brokeApiKeyOption,
+  contractOption,
   fixtureLogOption,
   fixtureManifestOption,
   fixtureUrlOption,
@@ -57,6 +58,7 @@ export function gateCommand() {
     .addOption(allowSkippedOption("the gate"))
     .addOption(paymentMethodOption("the conformance payment checks"))
     .addOption(paymentKeyOption())
+    .addOption(contractOption("every stage judges by"))
     .addOption(oauthUserOption("the conformance OAuth checks"))
     .addOption(oauthPasswordOption())
     .addOption(
@@ -106,6 +108,7 @@ for a missing precondition not allowed, 2 a stage could not run (or the options 
           budgetCredits: opts.budgetCredits,
           timeSeconds: opts.time,
           operations: opts.operations,
+          contractVersion: opts.contract,
           fixtureUrl: opts.fixtureUrl,
           fixtureManifest: opts.fixtureManifest,
           fixtureLog: opts.fixtureLog,

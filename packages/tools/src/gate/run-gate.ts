@@ -34,6 +34,8 @@ export interface GateOptions {
   timeSeconds?: number;
   /** operationIds the target implements (conform and fuzz --operations) */
   operations?: string[];
+  /** the version of the contract every stage judges by, `seed` (default) or `live` (`--contract`; D-live-version) */
+  contractVersion?: string;
   /** a fixture site the target can fetch (conformance, fuzz, load); with its manifest for the conformance canary */
   fixtureUrl?: string;
   /** fixtures export DIR → DIR/manifest.json, or serve-fixtures --manifest FILE (conformance --fixture-manifest) */
@@ -256,6 +258,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         apiKey: o.apiKey,
         brokeApiKey: o.brokeApiKey,
         operations: o.operations,
+        contractVersion: o.contractVersion,
         fixtureUrl: o.fixtureUrl,
         fixtureManifest: o.fixtureManifest,
         fixtureLog: o.fixtureLog,
@@ -307,6 +310,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         timeSeconds,
         shrinkSeconds: SHRINK_SECONDS,
         operations: o.operations ? [...new Set([...o.operations, "usage"])] : undefined,
+        contractVersion: o.contractVersion,
         fixtureUrl,
         // stated limits: the fuzzer's fixed pace under the account's; otherwise the advertised pace, as before
         // (--ignore-rate-limits concerns the load stage: the fuzzer always kept to the target's limits)
@@ -335,7 +339,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
     if (budget !== undefined) {
       const scenario = readScenario(o.scenario ?? "mixed");
       if (!scenario.ok) return { ...base, exitCode: 2, error: scenario.error, report: null, summary: "" };
-      const perRequest = averageRequestCredits(await loadContract(), scenario.scenario);
+      const perRequest = averageRequestCredits(await loadContract({ version: o.contractVersion }), scenario.scenario);
       rate = Math.round((budget / ((durationSeconds + warmupSeconds) * perRequest)) * 100) / 100;
       if (rate < 0.1) {
         const error = `the ${plural(budget, "credit")} left cannot cover a request every 10 s for ${durationSeconds + warmupSeconds} s (${perRequest.toFixed(2)} credits a request on average)`;
@@ -352,6 +356,7 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       target,
       apiKey: o.apiKey,
       scenario: o.scenario,
+      contractVersion: o.contractVersion,
       durationSeconds,
       warmupSeconds,
       rate,

@@ -13,6 +13,7 @@ import {
 } from "@plumbline-kit/cli/command-kit";
 import {
   apiKeyOption,
+  contractOption,
   fixtureUrlOption,
   ignoreRateLimitsOption,
   maxCreditsOption,
@@ -234,6 +235,7 @@ export function loadCommand() {
       ),
     )
     .addOption(maxCreditsOption("the most the run may spend: a paid request that could take it past N is held back"))
+    .addOption(contractOption("whose prices and statuses judge the answers"))
     .addHelpText(
       "after",
       `
@@ -268,6 +270,7 @@ does not check, {{fixture}} without --fixture-url).`,
           target: opts.target as string,
           apiKey: opts.apiKey as string,
           scenario: opts.scenario,
+          contractVersion: opts.contract,
           durationSeconds,
           warmupSeconds: opts.warmup,
           connections: opts.connections,

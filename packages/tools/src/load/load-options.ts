@@ -6,6 +6,8 @@ export interface LoadOptions {
   /** base URL of the target, e.g. http://127.0.0.1:4010 */
   target: string;
   apiKey: string;
+  /** the version of the contract, `seed` (default) or `live` (`--contract`; D-live-version) */
+  contractVersion?: string;
   /** a name in load/scenarios/ or a path to a scenario file (default "mixed") */
   scenario?: string;
   /** measured seconds, 1..600 (default 10); answers are awaited at most 10 s more */

@@ -81,7 +81,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   const target = checkTarget(options.target, options.allowRemote ?? false);
   if (!target.ok) return cannot(target.error);
   const url = target.url;
-  const contract = await loadContract();
+  const contract = await loadContract({ version: options.contractVersion });
   const read = readScenario(o.scenario);
   if (!read.ok) return cannot(read.error);
   const scenario = read.scenario;

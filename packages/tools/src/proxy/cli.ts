@@ -18,7 +18,7 @@ import {
 } from "@plumbline-kit/cli/wrapped-command";
 import { PROFILE_NAMES } from "@plumbline-kit/contract/profiles";
 import { plural } from "@plumbline-kit/contract/report/plural";
-import { reporterOption } from "../target-options.ts";
+import { contractOption, reporterOption } from "../target-options.ts";
 
 /** A repeatable, comma-separated list: `--mock search --mock deepcrawl,screenshot`. */
 const lists = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...commaList(value)];
@@ -114,6 +114,7 @@ function proxyOptions(cmd: Command) {
         .choices(PROFILE_NAMES)
         .default("primary" as const),
     )
+    .addOption(contractOption("exchanges are judged by (and the --mock operations answered from)"))
     .addHelpText(
       "after",
       "\nExit codes: 0 stopped cleanly (and nothing --fail-on counts was seen), 1 violations --fail-on counts, 2 bad\narguments. Rules and report formats: docs/proxy.md.\n\nWith -- CMD …: runs CMD once the proxy listens (its address in PLUMBLINE_URL), then closes the proxy, writes\nthe report and the recording, and exits with CMD's status, or when CMD passed with the proxy's --fail-on\nverdict. SIGINT, SIGTERM and SIGHUP are passed to CMD; nothing it started is left running (docs/proxy.md).",
@@ -139,7 +140,7 @@ async function runProxy(values: ProxyCommandOptions, command: string[] | undefin
   // --log alone: pretty; no --log: pretty on a terminal, none elsewhere
   const log = values.log ?? (tty ? "pretty" : "off");
   const color = tty && !process.env.NO_COLOR;
-  const contract = await loadContract({ profile: values.profile });
+  const contract = await loadContract({ profile: values.profile, version: values.contract });
   const proxy = await startProxy({
     upstream: values.upstream,
     host: values.host,

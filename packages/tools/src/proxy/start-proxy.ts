@@ -72,6 +72,8 @@ export interface ProxyOptions {
   /** every exchange once judged, with its violations (the CLI's request log: proxy/report/request-line.ts) */
   onExchange?: (exchange: Exchange, violations: Violation[]) => void;
   contract?: Contract;
+  /** without `contract`: the version of the contract to load, `seed` (default) or `live` (D-live-version) */
+  contractVersion?: string;
   profile?: string;
 }
 
@@ -92,7 +94,8 @@ export interface RunningProxy {
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const contract = options.contract ?? (await loadContract({ profile: options.profile }));
+  const contract =
+    options.contract ?? (await loadContract({ profile: options.profile, version: options.contractVersion }));
   const upstreamUrl = new URL(options.upstream).href;
   const maxSockets = options.maxSockets ?? 256;
   const upstream = createTarget("upstream", upstreamUrl, maxSockets);

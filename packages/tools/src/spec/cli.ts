@@ -1,25 +1,37 @@
 // `plumbline spec …`: validate and summarise the document, lint it, regenerate the derived files. Declarations
 // only; each action loads what it needs (the document's loader and validators take ~300 ms to load).
 import { Command, exits, Option, usageError } from "@plumbline-kit/cli/command-kit";
+import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/document";
 import { PROFILE_NAMES } from "@plumbline-kit/contract/profiles";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { FORMATS } from "./diff/report-formats.ts";
 
 export const DECISIONS_PATH = new URL("../../../contract/src/DECISIONS.md", import.meta.url);
+/** The decisions page of the `live` version of the contract (D-live-version), beside its document. */
+export const LIVE_DECISIONS_PATH = new URL("../../../contract/src/live/DECISIONS.md", import.meta.url);
 
 const writeOption = (file: string) => new Option("--write", `write ${file}`).conflicts("check");
 const checkOption = (file: string) =>
   new Option("--check", `exit 1 when the committed ${file} differs from what the document gives`);
+/** `--contract seed|live`: which version of the contract (D-live-version); the seed is the default. */
+export const contractOption = () =>
+  new Option(
+    "--contract <version>",
+    "the version of the contract: seed (the interface) or live (the service's newer document)",
+  )
+    .choices(CONTRACT_VERSIONS)
+    .default("seed" as const);
 
 function summaryCommand() {
   return new Command("summary")
     .description("Validate spec/openapi.yaml and print its operations, prices and decisions (the default).")
     .addOption(new Option("--profile <name>", "the bound set to apply").choices(PROFILE_NAMES).default("primary"))
+    .addOption(contractOption())
     .option("--json", "print the summary as JSON")
     .action(
       exits(async (opts) => {
         const { loadContract } = await import("@plumbline-kit/contract/contract");
-        const c = await loadContract({ profile: opts.profile });
+        const c = await loadContract({ profile: opts.profile, version: opts.contract });
         if (!opts.json) {
           console.log((await import("@plumbline-kit/contract/summary")).renderSummary(c));
           return 0;
@@ -117,17 +129,22 @@ export function specCommand() {
     .description("Print the TypeScript types generated from the document (spec/types.gen.ts).")
     .addOption(writeOption("spec/types.gen.ts"))
     .addOption(checkOption("spec/types.gen.ts"))
+    .addOption(contractOption())
     .action(
       exits(async (opts) => {
         const { derivedFile, derivedMode } = await import("./derived-file.ts");
-        const { contractTypes, generateTypes, TYPES_PATH } = await import("./types-gen.ts");
+        const { contractTypes, generateTypes, LIVE_TYPES_PATH, TYPES_PATH } = await import("./types-gen.ts");
+        const { contractPath } = await import("@plumbline-kit/contract/document");
         const mode = derivedMode(opts);
+        const seed = opts.contract === "seed";
         // printed: the shipped types when openapi-typescript (a repository tool) is not installed
         return derivedFile(
-          TYPES_PATH,
-          mode === "print" ? contractTypes : () => generateTypes(),
+          seed ? TYPES_PATH : LIVE_TYPES_PATH,
+          mode === "print"
+            ? () => contractTypes(opts.contract)
+            : () => (seed ? generateTypes() : generateTypes(contractPath(opts.contract), opts.contract)),
           mode,
-          "plumbline spec types --write",
+          seed ? "plumbline spec types --write" : `plumbline spec types --contract ${opts.contract} --write`,
         );
       }),
     );
@@ -136,13 +153,18 @@ export function specCommand() {
     .description("Print the decisions page rendered from the document's decisions (spec/DECISIONS.md).")
     .addOption(writeOption("spec/DECISIONS.md"))
     .addOption(checkOption("spec/DECISIONS.md"))
+    .addOption(contractOption())
     .action(
       exits(async (opts) => {
         const { derivedFile, derivedMode } = await import("./derived-file.ts");
         const { renderDecisionsPage } = await import("@plumbline-kit/contract/decisions");
-        const { readRawDocument } = await import("@plumbline-kit/contract/document");
-        const render = () => renderDecisionsPage(readRawDocument());
-        return derivedFile(DECISIONS_PATH, render, derivedMode(opts), "plumbline spec decisions --write");
+        const { contractPath, readRawDocument } = await import("@plumbline-kit/contract/document");
+        const seed = opts.contract === "seed";
+        const render = () => renderDecisionsPage(readRawDocument(contractPath(opts.contract)));
+        const rewrite = seed
+          ? "plumbline spec decisions --write"
+          : `plumbline spec decisions --contract ${opts.contract} --write`;
+        return derivedFile(seed ? DECISIONS_PATH : LIVE_DECISIONS_PATH, render, derivedMode(opts), rewrite);
       }),
     );
   spec.addCommand(diffCommand());

@@ -52,7 +52,10 @@ export function bodyCases(op: OperationSpec, ascii: boolean, site: FixtureSite |
       malformed(JSON.stringify(body)).map((text) => post(undefined, shapeViolation("malformed-json"), { text })),
     ),
     validBody.map((body) =>
-      post(undefined, shapeViolation("wrong-content-type"), { text: JSON.stringify(body), type: "text/plain" }),
+      post(undefined, shapeViolation("wrong-content-type", null, op.statuses.includes(415) ? 415 : 400), {
+        text: JSON.stringify(body),
+        type: "text/plain",
+      }),
     ),
   );
   if (batch && op.batchMax !== null) {

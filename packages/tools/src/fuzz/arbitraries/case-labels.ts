@@ -22,7 +22,7 @@ export function violationOf(s: Slot, pointer: string, value: unknown): Violation
 export function shapeViolation(
   kind: Violation["kind"],
   keyword: string | null = null,
-  status: 400 | 422 = 400,
+  status: 400 | 415 | 422 = 400,
 ): Violation {
   return { kind, label: label(kind, null), status, field: status === 422 ? "" : null, keyword };
 }

@@ -35,7 +35,8 @@ export type ViolationKind =
 export interface Violation {
   kind: ViolationKind;
   label: string;
-  status: 400 | 422;
+  /** 415 for a body that is not JSON on an operation that lists it (the live contract's /feedback, D-feedback) */
+  status: 400 | 415 | 422;
   /** JSON Pointer the answer's errors[] must name (null: the answer need not carry errors[]) */
   field: string | null;
   /** the errors[].code expected beside that field (D-error-codes) */
