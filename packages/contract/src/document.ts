@@ -9,9 +9,9 @@ export const SPEC_PATH = fileURLToPath(new URL("./openapi.yaml", import.meta.url
 /** The `live` version of the contract (D-live-version): the seed brought up to the service's published document. */
 export const LIVE_SPEC_PATH = fileURLToPath(new URL("./live/openapi.yaml", import.meta.url));
 
-/** The versions of the contract a command serves or judges (`--contract`); the seed is the default everywhere. */
-export const CONTRACT_VERSIONS = ["seed", "live"] as const;
-export type ContractVersion = (typeof CONTRACT_VERSIONS)[number];
+import { CONTRACT_VERSIONS, type ContractVersion } from "./contract-versions.ts";
+
+export { CONTRACT_VERSIONS, type ContractVersion };
 
 /** The document of a version of the contract. */
 export function contractPath(version: ContractVersion | string = "seed"): string {

@@ -19,7 +19,7 @@ import {
   wrappedCommand,
 } from "@plumbline-kit/cli/wrapped-command";
 import type { Contract } from "@plumbline-kit/contract/contract";
-import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/document";
+import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/contract-versions";
 import { PROFILE_NAMES } from "@plumbline-kit/contract/profiles";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { DEMO_KEY, DEMO_PAYMENT_KEY } from "./demo-keys.ts";

@@ -3,7 +3,7 @@
 // description for what it does with the value.
 
 import { commaList, commaListOf, InvalidArgumentError, Option, wholeNumber } from "@plumbline-kit/cli/command-kit";
-import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/document";
+import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/contract-versions";
 import { parseRateLimitOption } from "@plumbline-kit/contract/rate-limit-headers";
 import { REPORTERS } from "@plumbline-kit/contract/report/github";
 import { PRECONDITION_KINDS } from "./conformance/skip-reasons.ts";

@@ -1,7 +1,7 @@
 // `plumbline spec …`: validate and summarise the document, lint it, regenerate the derived files. Declarations
 // only; each action loads what it needs (the document's loader and validators take ~300 ms to load).
 import { Command, exits, Option, usageError } from "@plumbline-kit/cli/command-kit";
-import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/document";
+import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/contract-versions";
 import { PROFILE_NAMES } from "@plumbline-kit/contract/profiles";
 import { plural } from "@plumbline-kit/contract/report/plural";
 import { FORMATS } from "./diff/report-formats.ts";
