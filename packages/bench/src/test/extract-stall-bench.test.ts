@@ -25,12 +25,9 @@ describe("bench extract-stall", () => {
       expect(byName[name], name).toMatchObject({ statuses: [200], credits: 10, ledgerRows: 1 });
     for (const name of ["/sitemap 200,000 nested <url>s", "/sitemap 100,000 nested divs (all)"])
       expect(byName[name], name).toMatchObject({ statuses: [200], credits: 1, ledgerRows: 1 });
-    // 100,000 Atom entries parse within the pool's caps, but its time cap is wall time: on a loaded machine the
-    // answer may meet it, and is then refused as any page past a cap, uncharged
-    const arxiv = byName["/search an arXiv answer of 100,000 entries"];
-    if (arxiv?.statuses[0] === 502)
-      expect(arxiv).toMatchObject({ statuses: [502], ledgerRows: 0, refusedCharged: false });
-    else expect(arxiv).toMatchObject({ statuses: [200], ledgerRows: 1 });
+    // 100,000 Atom entries parse within the pool's caps: its time cap is the worker's CPU time (D-parse-limits), so
+    // a loaded machine does not refuse them
+    expect(byName["/search an arXiv answer of 100,000 entries"]).toMatchObject({ statuses: [200], ledgerRows: 1 });
     for (const c of r.cases) expect(c.healthMaxMs).toBeGreaterThanOrEqual(c.healthP99Ms);
   }, 120_000);
 });

@@ -1,6 +1,7 @@
 // Parsing off the event loop (issue 12): HTML parsing, Readability and Markdown, link extraction and sitemap XML run
 // in a piscina pool of worker threads sized to the cores. Each task has a time cap counted from when a worker
-// starts it (and a longer one on its wait in the queue); past it piscina terminates that worker and starts another,
+// starts it, in the worker's CPU time where Linux shows it (and a wall-time cap on its wait in the queue); past it
+// piscina terminates that worker and starts another,
 // and the call fails as a value. Each worker has a heap cap, so one page cannot take the process to gigabytes: a
 // worker that runs out dies alone and that call fails. D-parse-limits.
 import { availableParallelism } from "node:os";
@@ -19,6 +20,10 @@ import {
   type ReadPage,
   runParseTask,
 } from "./parse-tasks.ts";
+import { threadCpuMs } from "./thread-cpu-time.ts";
+
+/** A task's CPU-time cap holds within this many times the cap in wall time (a machine too busy to give it any). */
+const CPU_CAP_WALL_FACTOR = 6;
 
 /** What the engines ask of a parser; the pool and the inline parser both give it. */
 export interface PageParser {
@@ -124,10 +129,10 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
   let closed = false;
   // a worker posts a task's id when it starts it (parse-worker.ts), and the time cap starts then: one message on the
   // worker's own port, where a channel per task cost the event loop a tenth of its allocation per crawl
-  const started = new Map<number, () => void>();
+  const started = new Map<number, (tid: number | undefined) => void>();
   let nextId = 1;
-  pool.on("message", (m: { parseStarted?: number }) => {
-    if (typeof m?.parseStarted === "number") started.get(m.parseStarted)?.();
+  pool.on("message", (m: { parseStarted?: number; tid?: number }) => {
+    if (typeof m?.parseStarted === "number") started.get(m.parseStarted)?.(m.tid);
   });
   // a worker that dies outside any task (its heap cap, while idle) is replaced by piscina; it must not crash the
   // process as an unhandled 'error' event
@@ -148,9 +153,22 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     caller?.addEventListener("abort", onCaller, { once: true });
     const id = nextId++;
     let timer = setTimeout(() => stop("queue"), queueTimeoutMs);
-    started.set(id, () => {
+    started.set(id, (tid) => {
       clearTimeout(timer);
-      timer = setTimeout(() => stop("time"), taskTimeoutMs);
+      // the cap is the CPU the worker spends on the task where it can be read (Linux), checked when the wall clock
+      // says the cap may be reached, and never more than CPU_CAP_WALL_FACTOR times the cap in wall time
+      const cpuAtStart = threadCpuMs(tid);
+      const wallDeadline = performance.now() + taskTimeoutMs * CPU_CAP_WALL_FACTOR;
+      const check = (waitMs: number) => {
+        timer = setTimeout(() => {
+          const now = threadCpuMs(tid);
+          const spent = cpuAtStart === undefined || now === undefined ? undefined : now - cpuAtStart;
+          const wallLeft = wallDeadline - performance.now();
+          if (spent === undefined || spent >= taskTimeoutMs || wallLeft <= 0) return stop("time");
+          check(Math.max(50, Math.min(taskTimeoutMs - spent, wallLeft)));
+        }, waitMs);
+      };
+      check(taskTimeoutMs);
     });
     try {
       const out = (await pool.run({ ...task, id }, { signal: abort.signal })) as ParseOutcome<unknown>;

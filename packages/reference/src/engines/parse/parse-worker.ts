@@ -5,6 +5,7 @@ import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { workerData } from "piscina";
 import { type ParseTask, runParseTask } from "./parse-tasks.ts";
+import { currentThreadId } from "./thread-cpu-time.ts";
 
 // Parsing yields the cores to the event loop (issue 12: /health and /usage stay fast while crawls fill the pool).
 // On Linux a nice value belongs to a thread, so this lowers this worker alone; where it cannot be set, parsing
@@ -13,8 +14,11 @@ try {
   setPriority((workerData as { nice?: number } | undefined)?.nice ?? 0);
 } catch {}
 
+/** This worker's thread, so the pool can read the CPU time a task spends (thread-cpu-time.ts). */
+const tid = currentThreadId();
+
 export default function parseInWorker(task: ParseTask & { id?: number }) {
   const { id, ...rest } = task;
-  if (id !== undefined) parentPort?.postMessage({ parseStarted: id });
+  if (id !== undefined) parentPort?.postMessage({ parseStarted: id, tid });
   return runParseTask(rest as ParseTask);
 }
