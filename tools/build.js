@@ -46,7 +46,7 @@ function walk(dir) {
   });
 }
 
-const packages = readdirSync(join(ROOT, "packages")).filter((p) => p !== "bench");
+const packages = readdirSync(join(ROOT, "packages")).filter((p) => p !== "bench" && !p.startsWith("."));
 for (const pkg of packages) {
   const src = join(ROOT, "packages", pkg, "src");
   const dist = join(ROOT, "packages", pkg, "dist");
