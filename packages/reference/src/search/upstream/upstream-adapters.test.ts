@@ -109,6 +109,7 @@ describe("SearXNG", () => {
         link: "https://async.rs/",
         snippet: "Async version of the Rust standard library & more.",
         date: "2025-06-02T00:00:00.000Z",
+        published_date: "2025-06-02T00:00:00Z",
       },
       expect.objectContaining({ link: "https://en.wikipedia.org/wiki/Async/await" }),
     ]);
@@ -180,6 +181,7 @@ describe("Wikipedia", () => {
       link: `${base}/wiki/Tide_pool`,
       snippet: "A tide pool or rock pool is a shallow pool of seawater that forms on the rocky intertidal shore.",
       date: "2026-10-30T14:02:11.000Z",
+      published_date: "2026-10-30T14:02:11Z",
     });
     expect(v.results[1].snippet).toBe(
       "Sea anemones are a group of predatory marine invertebrates & relatives of corals.",
@@ -207,6 +209,7 @@ describe("arXiv", () => {
       link: "http://arxiv.org/abs/1706.03762v7",
       snippet: expect.stringMatching(/^The dominant sequence transduction models .* configuration\.$/),
       date: "2017-06-12T17:57:34.000Z",
+      published_date: "2017-06-12T17:57:34Z",
     });
     expect(v.results[1].title).toBe("Sparse Attention at Scale");
     const w = await search(u, { query: "attention", search_service: "arxiv", time_range: "week" });
@@ -252,6 +255,7 @@ describe("GitHub", () => {
         link: "https://github.com/fastify/fastify",
         snippet: "Fast and low overhead web framework, for Node.js",
         date: "2026-11-25T18:00:00.000Z",
+        published_date: "2026-11-25T18:00:00Z",
       },
     ]);
     expect(v.images).toEqual(["https://avatars.githubusercontent.com/u/24939410?v=4"]);
@@ -287,6 +291,7 @@ describe("Hacker News (Algolia) for news", () => {
         link: "https://example.com/sqlite-search",
         snippet: "512 points and 120 comments on Hacker News",
         date: "2026-11-25T16:20:00.000Z",
+        published_date: "2026-11-25T16:20:00Z",
       },
     ]);
     const all = await engines(u).news({ query: "search", search_service: "hackernews" }, ctx);
