@@ -1,22 +1,14 @@
 // A client's project with plumbline installed, for tests that run `npx plumbline …` as a user types it: a new
-// folder with a package.json, and node_modules/@plumbline-kit/NAME links to this checkout's packages (installing
+// folder with a package.json, and node_modules/@plumbline-kit/NAME links to this checkout's published packages (installing
 // the packed tarballs would install every dependency again, minutes; tools/package-smoke.js does that once on CI).
 // npx finds the command in node_modules/.bin: the built one (packages/cli/dist/plumbline.js, fresh:
 // built-packages.ts), as after `npm i -D plumbline-kit-cli-0.1.0.tgz …`, or the sources' launcher with
 // PLUMBLINE_TEST_FROM_SOURCES=1. Test glue.
 import { spawn } from "node:child_process";
-import {
-  accessSync,
-  constants,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, relative } from "node:path";
+import { PACKAGES } from "../tools/packages.js";
 import { BIN, SOURCE_BIN } from "./cli-process.ts";
 import { ROOT } from "./markdown.ts";
 
@@ -25,14 +17,11 @@ export interface LinkedProject {
   remove(): void;
 }
 
-/** The packages a user installs (the private bench package is not one). */
-const PUBLISHED = readdirSync(join(ROOT, "packages")).filter((p) => p !== "bench" && !p.startsWith("."));
-
 /** `fromSources`: the command is the sources' launcher (bin/plumbline.js), as the repository's own recipes run it. */
 export function linkedProject(prefix = "plumbline-project-", options: { fromSources?: boolean } = {}): LinkedProject {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const devDependencies = Object.fromEntries(
-    PUBLISHED.map((p) => [`@plumbline-kit/${p}`, `file:${join(ROOT, "packages", p)}`]),
+    PACKAGES.map((p) => [`@plumbline-kit/${p}`, `file:${join(ROOT, "packages", p)}`]),
   );
   writeFileSync(
     join(dir, "package.json"),
@@ -40,7 +29,7 @@ export function linkedProject(prefix = "plumbline-project-", options: { fromSour
   );
   mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
   mkdirSync(join(dir, "node_modules", "@plumbline-kit"));
-  for (const p of PUBLISHED)
+  for (const p of PACKAGES)
     symlinkSync(join(ROOT, "packages", p), join(dir, "node_modules", "@plumbline-kit", p), "dir");
   symlinkSync(
     relative(join(dir, "node_modules", ".bin"), options.fromSources ? SOURCE_BIN : BIN),

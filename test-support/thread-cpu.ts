@@ -3,6 +3,7 @@
 // threads are taken to be the busiest ones besides the event loop (under crawl load they run at 0.6-0.7 of a core,
 // V8's helper threads under 0.1 each).
 import { readdirSync, readFileSync } from "node:fs";
+import { threadCpuMs } from "@plumbline-kit/reference/engines/parse/thread-cpu-time";
 
 /**
  * The process that serves, given the pid the bench started: `plumbline reference` serves from a child Node it
@@ -23,15 +24,9 @@ export function threadCpu(pid: number): Map<number, number> | null {
   if (process.platform !== "linux") return null;
   try {
     const out = new Map<number, number>();
-    const ticks = 100; // USER_HZ on Linux
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / ticks);
-      } catch {
-        // a thread that ended meanwhile
-      }
+      const ms = threadCpuMs(Number(tid), pid); // undefined: a thread that ended meanwhile
+      if (ms !== undefined) out.set(Number(tid), ms / 1000);
     }
     return out;
   } catch {

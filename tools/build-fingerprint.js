@@ -15,8 +15,8 @@ export const FINGERPRINT_FILE = join(ROOT, "packages", ".built-from");
 /** @param {string} rel */
 export const isTest = (rel) => /(^|\/)test\//.test(rel) || /\.test\.[jt]s$/.test(rel);
 
-/** @param {string} dir @returns {string[]} */
-function walk(dir) {
+/** Every file below `dir`. @param {string} dir @returns {string[]} */
+export function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? walk(path) : [path];

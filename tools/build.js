@@ -14,13 +14,12 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FINGERPRINT_FILE, isTest, sourceFingerprint } from "./build-fingerprint.js";
+import { FINGERPRINT_FILE, isTest, sourceFingerprint, walk } from "./build-fingerprint.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BUILD = join(ROOT, ".build");
@@ -37,14 +36,6 @@ execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", joi
 /** Test code (isTest) and the source-mode worker shims stay out of dist/ (the shims load TypeScript through tsx). */
 /** @param {string} rel */
 const isShim = (rel) => /-worker\.mjs$/.test(rel);
-
-/** @param {string} dir @returns {string[]} */
-function walk(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : [path];
-  });
-}
 
 const packages = readdirSync(join(ROOT, "packages")).filter((p) => p !== "bench" && !p.startsWith("."));
 for (const pkg of packages) {

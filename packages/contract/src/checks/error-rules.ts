@@ -72,10 +72,15 @@ export const errorLabel: ExchangeRule = {
 // refused by the JSON parser before validation, with 400 (D-validation-status): the validators do not see them
 const POISON = /"__proto__"\s*:|"constructor"\s*:\s*\{[^}]*"prototype"/;
 
+/** The request body as sent (the recorded bytes, or the JSON the exchange carries), undefined when none. */
+function sentBody(ctx: ExchangeContext) {
+  const req = ctx.exchange.request;
+  return req.body ?? (req.json === undefined ? undefined : JSON.stringify(req.json));
+}
+
 /** The request body's size in bytes, as sent. */
 function bodyBytes(ctx: ExchangeContext): number {
-  const req = ctx.exchange.request;
-  const body = req.body ?? (req.json === undefined ? undefined : JSON.stringify(req.json));
+  const body = sentBody(ctx);
   if (body === undefined) return 0;
   return typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
 }
@@ -85,7 +90,7 @@ function refusalOf(ctx: ExchangeContext): RequestProblem | null {
   return ctx.memo("refusal", () => {
     const req = ctx.exchange.request;
     if (!ctx.op || req.unknown) return null;
-    const body = req.body ?? (req.json === undefined ? undefined : JSON.stringify(req.json));
+    const body = sentBody(ctx);
     if (body === undefined && ctx.op.requestSchema) return null;
     const text = typeof body === "string" ? body : body ? Buffer.from(body).toString("utf8") : "";
     if (POISON.test(text)) return null;

@@ -129,10 +129,10 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
   let closed = false;
   // a worker posts a task's id when it starts it (parse-worker.ts), and the time cap starts then: one message on the
   // worker's own port, where a channel per task cost the event loop a tenth of its allocation per crawl
-  const started = new Map<number, (tid: number | undefined) => void>();
+  const started = new Map<number, (tid: number | undefined, cpuAtStart: number | undefined) => void>();
   let nextId = 1;
-  pool.on("message", (m: { parseStarted?: number; tid?: number }) => {
-    if (typeof m?.parseStarted === "number") started.get(m.parseStarted)?.(m.tid);
+  pool.on("message", (m: { parseStarted?: number; tid?: number; cpuMs?: number }) => {
+    if (typeof m?.parseStarted === "number") started.get(m.parseStarted)?.(m.tid, m.cpuMs);
   });
   // a worker that dies outside any task (its heap cap, while idle) is replaced by piscina; it must not crash the
   // process as an unhandled 'error' event
@@ -153,11 +153,11 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     caller?.addEventListener("abort", onCaller, { once: true });
     const id = nextId++;
     let timer = setTimeout(() => stop("queue"), queueTimeoutMs);
-    started.set(id, (tid) => {
+    started.set(id, (tid, cpuAtStart) => {
       clearTimeout(timer);
-      // the cap is the CPU the worker spends on the task where it can be read (Linux), checked when the wall clock
-      // says the cap may be reached, and never more than CPU_CAP_WALL_FACTOR times the cap in wall time
-      const cpuAtStart = threadCpuMs(tid);
+      // the cap is the CPU the worker spends on the task where it can be read (Linux: the worker's own clock at the
+      // start, /proc's once the wall clock says the cap may be reached), and never more than CPU_CAP_WALL_FACTOR
+      // times the cap in wall time
       const wallDeadline = performance.now() + taskTimeoutMs * CPU_CAP_WALL_FACTOR;
       const check = (waitMs: number) => {
         timer = setTimeout(() => {

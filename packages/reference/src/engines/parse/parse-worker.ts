@@ -19,6 +19,10 @@ const tid = currentThreadId();
 
 export default function parseInWorker(task: ParseTask & { id?: number }) {
   const { id, ...rest } = task;
-  if (id !== undefined) parentPort?.postMessage({ parseStarted: id, tid });
+  if (id !== undefined) {
+    // its CPU so far, from its own clock (no /proc read on the pool's event loop): the cap counts from here
+    const cpu = process.threadCpuUsage();
+    parentPort?.postMessage({ parseStarted: id, tid, cpuMs: (cpu.user + cpu.system) / 1000 });
+  }
   return runParseTask(rest as ParseTask);
 }

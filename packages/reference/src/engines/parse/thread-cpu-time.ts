@@ -17,11 +17,11 @@ export function currentThreadId(): number | undefined {
 /** Clock ticks per second of /proc's utime and stime: 100 on every Linux kernel config Node runs on. */
 const TICKS_PER_SECOND = 100;
 
-/** CPU milliseconds (user + system) thread `tid` of this process has used, or undefined. */
-export function threadCpuMs(tid: number | undefined): number | undefined {
+/** CPU milliseconds (user + system) thread `tid` of process `pid` (default: this one) has used, or undefined. */
+export function threadCpuMs(tid: number | undefined, pid: number | "self" = "self"): number | undefined {
   if (tid === undefined) return undefined;
   try {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
     // the fields after the command name (which may hold spaces and parentheses): state is field 3, utime 14, stime 15
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const ticks = Number(fields[11]) + Number(fields[12]);
