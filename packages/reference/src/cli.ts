@@ -19,6 +19,7 @@ import {
   wrappedArgumentHelp,
   wrappedCommand,
 } from "@plumbline-kit/cli/wrapped-command";
+import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/contract-versions";
 import { checkS3Endpoint, parsePackageStoreUrl } from "./deepcrawl/s3-package-store-options.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -123,6 +124,14 @@ function serverOptions(cmd: Command) {
         "--key <KEY:CREDITS[:oauth]>",
         "seed an account with this key and balance at start (repeatable; tests and demos)",
       ).argParser(repeatable(parseKey)),
+    )
+    .addOption(
+      new Option(
+        "--contract <version>",
+        "the version of the contract served: seed (the interface specification) or live (the service's newer published document: POST /ask searched and scored on the reference's backends, POST /feedback kept in the database and listed on the account page; docs/contract-versions.md)",
+      )
+        .choices(CONTRACT_VERSIONS)
+        .default("seed" as const),
     )
     .option(
       "--rate-limit <n>",

@@ -56,6 +56,7 @@ export async function serveReference(o: ReferenceServerOptions, command?: string
   const ref = await startReference({
     host: o.host,
     port: o.port,
+    contractVersion: o.contract,
     dataDir: o.dataDir,
     databaseUrl: o.databaseUrl,
     sqliteSynchronous: o.sqliteSynchronous,
