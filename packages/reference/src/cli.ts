@@ -354,6 +354,28 @@ function paymentsCommand() {
   return payments;
 }
 
+function feedbackCommand() {
+  const feedback = new Command("feedback")
+    .summary("the feedback reports accounts sent (live contract)")
+    .description(
+      "The reports POST /feedback kept (the live contract, D-feedback): every account's, for the operator. An account sees its own on its account page.",
+    );
+  withDatabase(
+    feedback
+      .command("list")
+      .description("List the feedback reports, newest first.")
+      .option("--limit <n>", "at most N reports", wholeNumber(1))
+      .option("--account <id>", "only this account's reports (its id, acct_…)")
+      .option("--json", "print them as JSON"),
+  ).action(
+    exits(async (opts) => {
+      const { listFeedback } = await import("./feedback-command.ts");
+      return listFeedback(opts);
+    }),
+  );
+  return feedback;
+}
+
 function indexCommand() {
   const index = new Command("index")
     .summary("fill the search index from sites' sitemaps; count its pages")
@@ -451,6 +473,7 @@ its environment; signals are passed to it and nothing it started is left running
     );
   reference.addCommand(keysCommand());
   reference.addCommand(paymentsCommand());
+  reference.addCommand(feedbackCommand());
   reference.addCommand(indexCommand());
   reference.addCommand(authServerCommand());
   return reference;

@@ -3,10 +3,12 @@
 // instance on a PostgreSQL database sees the same reports. Its own table and migration, on the accounts' connection.
 // The account page lists an account's own reports; `plumbline reference feedback list` lists them all (the operator).
 import type { FeedbackReport, FeedbackStore } from "@plumbline-kit/platform/stores";
-import type { Kysely } from "kysely";
+import type { Generated, Kysely } from "kysely";
 import type { Database, Dialect } from "./schema.ts";
 
 interface FeedbackTable {
+  /** the order reports were kept in: "newest first" is by it (the clock's times may tie) */
+  seq: Generated<number>;
   id: string;
   account_id: string;
   /** the x-request-id of the POST /feedback call */
@@ -28,12 +30,15 @@ export interface FeedbackTables {
 
 type Db = Kysely<Database & FeedbackTables>;
 
-export async function migrateFeedback(db: Kysely<Database>, _dialect: Dialect): Promise<void> {
+export async function migrateFeedback(db: Kysely<Database>, dialect: Dialect): Promise<void> {
   const d = db as unknown as Db;
   await d.schema
     .createTable("feedback_reports")
     .ifNotExists()
-    .addColumn("id", "varchar(32)", (c) => c.primaryKey())
+    .addColumn("seq", dialect === "postgres" ? "serial" : "integer", (c) =>
+      dialect === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
+    .addColumn("id", "varchar(32)", (c) => c.notNull().unique())
     .addColumn("account_id", "varchar(64)", (c) => c.notNull())
     .addColumn("request_id", "varchar(160)", (c) => c.notNull())
     .addColumn("received_at", "varchar(32)", (c) => c.notNull())
@@ -48,7 +53,7 @@ export async function migrateFeedback(db: Kysely<Database>, _dialect: Dialect): 
     .createIndex("feedback_reports_account")
     .ifNotExists()
     .on("feedback_reports")
-    .columns(["account_id", "received_at"])
+    .columns(["account_id", "seq"])
     .execute();
 }
 
@@ -59,7 +64,7 @@ export interface SqlFeedbackStore extends FeedbackStore {
   listNewest(limit?: number): Promise<FeedbackReport[]>;
 }
 
-function reportOf(r: FeedbackTable): FeedbackReport {
+function reportOf(r: Omit<FeedbackTable, "seq">): FeedbackReport {
   return {
     id: r.id,
     accountId: r.account_id,
@@ -75,8 +80,7 @@ function reportOf(r: FeedbackTable): FeedbackReport {
 
 export function createSqlFeedbackStore(db: Kysely<Database>): SqlFeedbackStore {
   const d = db as unknown as Db;
-  const newest = () =>
-    d.selectFrom("feedback_reports").selectAll().orderBy("received_at", "desc").orderBy("id", "desc");
+  const newest = () => d.selectFrom("feedback_reports").selectAll().orderBy("seq", "desc");
   return {
     async add(report) {
       // resolves once the row is committed: the route answers 201 only then, 503 when this throws
@@ -96,12 +100,7 @@ export function createSqlFeedbackStore(db: Kysely<Database>): SqlFeedbackStore {
         .execute();
     },
     async list() {
-      const rows = await d
-        .selectFrom("feedback_reports")
-        .selectAll()
-        .orderBy("received_at", "asc")
-        .orderBy("id", "asc")
-        .execute();
+      const rows = await d.selectFrom("feedback_reports").selectAll().orderBy("seq", "asc").execute();
       return rows.map(reportOf);
     },
     async listNewest(limit) {

@@ -14,9 +14,10 @@ import { type Contract, loadContract } from "@plumbline-kit/contract";
 import { askLinkKey } from "@plumbline-kit/platform/ask-intent";
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cookieJar } from "../../../../test-support/http-consent.ts";
 import { freshPostgresSchema } from "../../../../test-support/postgres-schema.ts";
+import { listFeedback } from "../feedback-command.ts";
 import { type ReferenceOptions, type RunningReference, startReference } from "../start-reference.ts";
 
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
@@ -376,6 +377,32 @@ for (const kind of ["sqlite", "postgres"] as const) {
           category: "bug",
         });
         expect((await feedback({ message: "after the restart" }, "fb-store")).status).toBe(201);
+      });
+
+      it("lists every account's reports to the operator: plumbline reference feedback list", async () => {
+        const lines: string[] = [];
+        const spy = vi.spyOn(console, "log").mockImplementation((line: string) => void lines.push(line));
+        const db = { dataDir: options.dataDir as string, databaseUrl: options.databaseUrl };
+        try {
+          expect(await listFeedback({ ...db, limit: 2 })).toBe(0);
+          expect(lines[1]).toBe("  after the restart");
+          lines.length = 0;
+          expect(await listFeedback({ ...db, json: true })).toBe(0);
+          const all = JSON.parse(lines.join("\n")) as Array<{ id: string; message: string; accountId: string }>;
+          // newest first, every account's, the failed one absent
+          expect(all[0]?.message).toBe("after the restart");
+          expect(all.find((x) => x.id === kept)).toMatchObject({
+            intent: "list a site's pages",
+            request_id: "req_1234",
+          });
+          expect(new Set(all.map((x) => x.accountId)).size).toBe(5);
+          expect(all.some((x) => x.message === "lost?")).toBe(false);
+          lines.length = 0;
+          expect(await listFeedback({ ...db, account: all.find((x) => x.id === kept)?.accountId })).toBe(0);
+          expect(lines.filter((l) => !l.startsWith(" ")).length).toBe(3); // fb-store's three reports
+        } finally {
+          spy.mockRestore();
+        }
       });
     });
   });
