@@ -242,6 +242,24 @@ for (const kind of ["sqlite", "postgres"] as const) {
       });
     });
 
+    it("sends the result fields github and hackernews give (D-result-fields), valid by the live document", async () => {
+      const gh = await call(ref.url, "search", "/search", {
+        key: "k",
+        body: { query: "fastify", search_service: "github" },
+      });
+      expect(gh.body.results[0]).toMatchObject({ kind: "repo", stars: 33000, language: "JavaScript" });
+      const hn = await call(ref.url, "news", "/news", {
+        key: "k",
+        body: { query: "search", search_service: "hackernews" },
+      });
+      expect(
+        hn.body.results.map((x: Record<string, unknown>) => [x.link, x.story_url, x.points, x.num_comments]),
+      ).toEqual([
+        ["https://news.ycombinator.com/item?id=41000001", "https://example.com/sqlite-search", 512, 120],
+        ["https://news.ycombinator.com/item?id=41000002", "", 12, 3],
+      ]);
+    });
+
     describe("POST /feedback", () => {
       let kept = "";
 
