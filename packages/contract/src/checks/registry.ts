@@ -23,6 +23,7 @@ import {
   messageNamesField,
   validationStatus,
 } from "./error-rules.ts";
+import { feedbackNoEcho } from "./feedback-rules.ts";
 import { paymentChallenge, paymentProblem } from "./payment-rules.ts";
 import { rateLimitCode, rateLimitHeaders, retryAfter } from "./rate-limit-rules.ts";
 import { requestJson, requestParameters, requestSchema } from "./request-rules.ts";
@@ -92,6 +93,7 @@ export const RULES: readonly Rule[] = [
   zipLayout,
   askResultsRanked,
   askIntentShape,
+  feedbackNoEcho,
 ];
 
 export const RULE_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));
