@@ -24,6 +24,11 @@ export function checkOperations(check: CheckDefinition, contract: Contract, alt:
   return typeof check.operations === "function" ? check.operations(contract, alt) : check.operations;
 }
 
+/** Whether the contract has every operation the check requires (a check of the live version's /ask is not the seed's). */
+export function inContract(check: CheckDefinition, contract: Contract): boolean {
+  return (check.requires ?? []).every((id) => contract.findOperation(id) !== undefined);
+}
+
 /** Whether the target is pointed at the fixture site (and the canary run) by this check or its probes. */
 export function usesFixtures(check: CheckDefinition): boolean {
   return (
@@ -45,7 +50,7 @@ export function makePlan(
   const unknown = [...o.only, ...o.skip, ...o.include].filter((id) => !known.has(id));
   if (unknown.length) return { ok: false, error: `unknown check id(s): ${unknown.join(", ")} (see --list)` };
   const chosen = CHECKS.filter((c) => {
-    if (o.skip.includes(c.id)) return false;
+    if (o.skip.includes(c.id) || !inContract(c, contract)) return false;
     if (o.only.length) return o.only.includes(c.id);
     return !c.optIn || o.include.includes(c.id);
   });
