@@ -37,6 +37,7 @@ import {
 } from "./response-rules.ts";
 import { balanceCharged } from "./sequences/balance.ts";
 import { completedPackage, zipLayout, zipStays } from "./sequences/deepcrawl-zip.ts";
+import { feedbackWindow } from "./sequences/feedback-window.ts";
 import type {
   Exchange,
   ExchangeContext,
@@ -94,6 +95,7 @@ export const RULES: readonly Rule[] = [
   askResultsRanked,
   askIntentShape,
   feedbackNoEcho,
+  feedbackWindow,
 ];
 
 export const RULE_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));
