@@ -124,5 +124,12 @@ describe("plumbline conform --contract live", () => {
     expect(r.summary.passed).toBeGreaterThan(20);
     // the checks of the live version's operations are not the seed's: not planned, not listed, not counted
     expect(r.checks.filter((c) => /^(ask|feedback)-/.test(c.id))).toEqual([]);
+    // and one named on purpose under the seed says why it cannot run, before any request
+    const named = await runConformance({ target: seed.url, apiKey: "KEY", reportDir: null, only: ["ask-charged"] });
+    expect(named).toMatchObject({
+      exitCode: 2,
+      error: expect.stringMatching(/ask-charged judge operations this contract does not have \(ask\).*--contract live/),
+    });
+    expect(named.exchanges).toEqual([]);
   }, 120_000);
 });
