@@ -12,13 +12,17 @@
 // - AI SDK ask tool, Python SDK ask, MCP server ask tool: POST /ask with `query` and nothing else; they read intent,
 //   each result's title, link, snippet, source, relevance (published_date when present) and errors (none when
 //   absent). Under the seed there is no /ask: 404.
+// - the SDKs' other methods: sitemap, trending, extract, usage, health, screenshot (the format asked by Accept; bytes,
+//   content type and request id read), deepcrawl (started once, then polled until success or completed).
 // - Python SDK feedback: POST /feedback with the message and the optional intent, category, request_id and agent
 //   {name, model}; it reads the report's id and status and never retries (no idempotency key). Seed: 404.
 import { describe, expect, it } from "vitest";
 import { BROKE, KEY, type MockHarness, useMock } from "./harness.ts";
 
-const seed = useMock();
-const live = useMock({ contractVersion: "live" });
+// a deepcrawl finishes in a few polls: the SDKs' wait loop is what is exercised, not the task's pace
+const steps = { queuedMs: 0, waitingMs: 0, processingMs: 50 };
+const seed = useMock({ deepcrawlSteps: steps });
+const live = useMock({ contractVersion: "live", deepcrawlSteps: steps });
 
 /** The headers the TypeScript SDK sends on every call (the Python SDK's differ only in the client name). */
 const TS_CLIENT = { accept: "application/json", "x-search1api-client": "typescript/0.2.0" };
@@ -107,6 +111,59 @@ describe.each([
     expect(typeof page.title).toBe("string");
     expect(typeof page.content).toBe("string");
     expect(page.link).toBe("https://ai-sdk.dev/docs");
+  });
+
+  it("the SDKs' other methods: sitemap, trending, extract, usage, health, a screenshot by its Accept", async () => {
+    const sitemap = await h.post("/sitemap", { url: "https://ai-sdk.dev", type: "all" }, KEY, TS_CLIENT);
+    expect(sitemap.status).toBe(200);
+    expect(Array.isArray(obj(sitemap.body).links)).toBe(true);
+    const trending = await h.post("/trending", { search_service: "github", max_results: 3 }, KEY, TS_CLIENT);
+    expect(trending.status).toBe(200);
+    for (const t of obj(trending.body).results as Obj[]) expect(typeof t.url).toBe("string");
+    const extract = await h.post(
+      "/extract",
+      {
+        url: "https://ai-sdk.dev/pricing",
+        prompt: "the plan names",
+        response_format: {
+          type: "object",
+          required: ["plans"],
+          properties: { plans: { type: "array", items: { type: "string" } } },
+        },
+      },
+      KEY,
+      TS_CLIENT,
+    );
+    expect(extract.status).toBe(200);
+    expect(Array.isArray(obj(obj(extract.body).results).plans)).toBe(true);
+    const usage = await h.get("/usage?period=week", KEY, TS_CLIENT);
+    expect(typeof obj(usage.body).usage).toBe("number");
+    expect(obj((await h.get("/health", null, TS_CLIENT)).body).status).toBeDefined();
+    // the screenshot method asks for the format by Accept and reads the bytes, their type and the request id
+    const shot = await h.post("/screenshot", { url: "https://ai-sdk.dev", format: "jpeg" }, KEY, {
+      ...TS_CLIENT,
+      accept: "image/jpeg",
+    });
+    expect(shot.status).toBe(200);
+    expect(shot.headers.get("content-type")).toBe("image/jpeg");
+    expect(shot.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("the SDKs' deepcrawl: start once, then poll until success is true or the status completed", async () => {
+    const start = await h.post("/deepcrawl", { url: "https://ai-sdk.dev", type: "all" }, KEY, TS_CLIENT);
+    expect(start.status).toBe(202);
+    const taskId = obj(start.body).taskId as string;
+    // waitForDeepcrawl stops at success true or status completed, and throws at success false, failed or not_found
+    let status: Obj = {};
+    for (let poll = 0; poll < 200; poll++) {
+      status = obj((await h.get(`/deepcrawl/status/${encodeURIComponent(taskId)}`, KEY, TS_CLIENT)).body);
+      expect(status.success, JSON.stringify(status)).not.toBe(false);
+      expect(["failed", "not_found"]).not.toContain(status.status);
+      if (status.success === true || status.status === "completed") break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status.status).toBe("completed");
+    expect(typeof status.zipUrl).toBe("string");
   });
 
   it("errors as the clients show them: 401, 402 and 422 answered at once, with a message to show", async () => {
