@@ -34,7 +34,12 @@ function withResults(b: AskAnswer): AskAnswer {
   return { ...b, results };
 }
 
-export function liveFaultVariants(): Variant[] {
+export interface LiveVariant extends Variant {
+  /** why no passive judge can see the fault in the traffic (only the service knows it): the suite's steering can */
+  trafficBlind?: string;
+}
+
+export function liveFaultVariants(): LiveVariant[] {
   let askCharges = 0;
   return [
     {
@@ -85,12 +90,14 @@ export function liveFaultVariants(): Variant[] {
       },
       only: ["ask-charged", "ask-engine-failures"],
       fails: "ask-engine-failures",
+      trafficBlind: "which engine failed is the service's to know: an answer without it in errors looks like any other",
     },
     {
       name: "a report answered 201 while its store failed",
       fault: { rewrite: (req, res) => (feedback(req) && res.status === 503 ? created(res) : res) },
       only: ["feedback-stored", "feedback-limits"],
       fails: "feedback-stored",
+      trafficBlind: "whether the store kept the report is the service's to know: the 201 looks like any other",
     },
     {
       name: "the eleventh report within a minute accepted",
@@ -101,4 +108,4 @@ export function liveFaultVariants(): Variant[] {
   ];
 }
 
-export const LIVE_VARIANTS: Variant[] = liveFaultVariants();
+export const LIVE_VARIANTS: LiveVariant[] = liveFaultVariants();
