@@ -3,7 +3,8 @@
 // program (tsconfig.build.json: the packages' sources without tests, into .build/), its non-code files (the
 // OpenAPI document, the contract's texts, fixture sites, scenarios) beside them, and the payment SDK the packages
 // use bundled into the contract's dist/vendor/ (see packages/contract/src/vendor/mppx.ts). Tests and test glue are
-// not built; the repository's tests run the sources.
+// not built; the repository's tests run the sources. Nothing is done when packages/.built-from says dist/ is of the
+// same sources (tools/build-fingerprint.js); `node tools/build.js --force` builds anyway.
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
@@ -27,6 +28,18 @@ const require = createRequire(import.meta.url);
 const started = performance.now();
 
 const fingerprint = sourceFingerprint(); // of the sources this build reads, before it reads them
+// built from these very sources already (every dist/ there): nothing to do, as make says; --force builds anyway.
+// `.ci/run` packs the packages for their smoke while `npm test` runs, whose own build must then leave dist/ alone.
+const packages = readdirSync(join(ROOT, "packages")).filter((p) => p !== "bench" && !p.startsWith("."));
+const builtFrom = existsSync(FINGERPRINT_FILE) ? readFileSync(FINGERPRINT_FILE, "utf8").trim() : "";
+if (
+  !process.argv.includes("--force") &&
+  builtFrom === fingerprint &&
+  packages.every((p) => existsSync(join(ROOT, "packages", p, "dist")))
+) {
+  console.log(`the ${packages.length} packages are built from these sources already (--force builds them again)`);
+  process.exit(0);
+}
 rmSync(FINGERPRINT_FILE, { force: true });
 rmSync(BUILD, { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json")], {
@@ -37,7 +50,6 @@ execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", joi
 /** @param {string} rel */
 const isShim = (rel) => /-worker\.mjs$/.test(rel);
 
-const packages = readdirSync(join(ROOT, "packages")).filter((p) => p !== "bench" && !p.startsWith("."));
 for (const pkg of packages) {
   const src = join(ROOT, "packages", pkg, "src");
   const dist = join(ROOT, "packages", pkg, "dist");

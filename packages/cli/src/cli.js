@@ -48,7 +48,7 @@ const COMMANDS = {
     load: async () => (await import("@plumbline-kit/tools/proxy/cli")).proxyCommand(),
   },
   reference: {
-    summary: "run the reference implementation; administer its keys, payments and search index",
+    summary: "run the reference implementation; administer its keys, payments, feedback reports and search index",
     pkg: "@plumbline-kit/reference",
     load: async () => (await import("@plumbline-kit/reference/cli")).referenceCommand(),
   },

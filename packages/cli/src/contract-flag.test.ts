@@ -1,5 +1,5 @@
 // `--contract seed|live` (D-live-version): the commands that serve or judge the contract take it, with the seed as
-// the default and nothing else accepted (exit 2, naming the flag); `reference` does not take it yet.
+// the default and nothing else accepted (exit 2, naming the flag).
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { type CapturedProgram, capturedProgram } from "../../../tools/cli-docs.ts";
 import { main } from "./cli.js";
@@ -25,18 +25,16 @@ async function inProcess(argv: string[]): Promise<{ code: number; out: string; e
   return { code, out, err };
 }
 
-const COMMANDS = ["mock", "conform", "fuzz", "load", "gate", "proxy"];
+const COMMANDS = ["mock", "reference", "conform", "fuzz", "load", "gate", "proxy"];
 
 describe("--contract", () => {
-  it("is declared on mock, conform, fuzz, load, gate and proxy with seed as the default and seed|live as choices", () => {
+  it("is declared on mock, reference, conform, fuzz, load, gate and proxy with seed as the default and seed|live as choices", () => {
     for (const name of [...COMMANDS, "spec summary", "spec types", "spec decisions"]) {
       const cmd = tree.commands.find((c) => commandPath(c) === `plumbline ${name}`);
       const option = cmd?.options.find((o) => o.long === "--contract");
       expect(option, name).toBeDefined();
       expect([option?.defaultValue, option?.argChoices], name).toEqual(["seed", ["seed", "live"]]);
     }
-    const reference = tree.commands.find((c) => commandPath(c) === "plumbline reference");
-    expect(reference?.options.some((o) => o.long === "--contract")).toBe(false);
   });
 
   it("refuses any other version as bad usage (exit 2), naming the flag and the choices", async () => {

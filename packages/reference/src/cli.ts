@@ -19,6 +19,7 @@ import {
   wrappedArgumentHelp,
   wrappedCommand,
 } from "@plumbline-kit/cli/wrapped-command";
+import { CONTRACT_VERSIONS } from "@plumbline-kit/contract/contract-versions";
 import { checkS3Endpoint, parsePackageStoreUrl } from "./deepcrawl/s3-package-store-options.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -123,6 +124,14 @@ function serverOptions(cmd: Command) {
         "--key <KEY:CREDITS[:oauth]>",
         "seed an account with this key and balance at start (repeatable; tests and demos)",
       ).argParser(repeatable(parseKey)),
+    )
+    .addOption(
+      new Option(
+        "--contract <version>",
+        "the version of the contract served: seed (the interface specification) or live (the service's newer published document: POST /ask searched and scored on the reference's backends, POST /feedback kept in the database and listed on the account page; docs/contract-versions.md)",
+      )
+        .choices(CONTRACT_VERSIONS)
+        .default("seed" as const),
     )
     .option(
       "--rate-limit <n>",
@@ -345,6 +354,28 @@ function paymentsCommand() {
   return payments;
 }
 
+function feedbackCommand() {
+  const feedback = new Command("feedback")
+    .summary("the feedback reports accounts sent (live contract)")
+    .description(
+      "The reports POST /feedback kept (the live contract, D-feedback): every account's, for the operator. An account sees its own on its account page.",
+    );
+  withDatabase(
+    feedback
+      .command("list")
+      .description("List the feedback reports, newest first.")
+      .option("--limit <n>", "at most N reports", wholeNumber(1))
+      .option("--account <id>", "only this account's reports (its id, acct_…)")
+      .option("--json", "print them as JSON"),
+  ).action(
+    exits(async (opts) => {
+      const { listFeedback } = await import("./feedback-command.ts");
+      return listFeedback(opts);
+    }),
+  );
+  return feedback;
+}
+
 function indexCommand() {
   const index = new Command("index")
     .summary("fill the search index from sites' sitemaps; count its pages")
@@ -442,6 +473,7 @@ its environment; signals are passed to it and nothing it started is left running
     );
   reference.addCommand(keysCommand());
   reference.addCommand(paymentsCommand());
+  reference.addCommand(feedbackCommand());
   reference.addCommand(indexCommand());
   reference.addCommand(authServerCommand());
   return reference;

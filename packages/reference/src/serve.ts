@@ -56,6 +56,7 @@ export async function serveReference(o: ReferenceServerOptions, command?: string
   const ref = await startReference({
     host: o.host,
     port: o.port,
+    contractVersion: o.contract,
     dataDir: o.dataDir,
     databaseUrl: o.databaseUrl,
     sqliteSynchronous: o.sqliteSynchronous,
@@ -102,6 +103,7 @@ export async function serveReference(o: ReferenceServerOptions, command?: string
   await new Promise((done) => randomFill(new Uint8Array(1), done));
   lowerHelperThreads(DEFAULT_PARSE_POOL.nice);
   console.log(`plumbline reference listening on ${ref.url} (${ref.database})`);
+  if (o.contract !== "seed") console.log(`  contract ${o.contract}: POST /ask and POST /feedback answered`);
   if (ref.deepcrawl) console.log(`  deepcrawl packages in ${ref.deepcrawl.packages.location}`);
   if (ref.auth) console.log(`authorization server ${ref.auth.issuer()}, account pages at ${ref.url}/account`);
   if (ref.paymentTestKey && !o.paymentTestKey)

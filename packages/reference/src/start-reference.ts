@@ -40,6 +40,7 @@ import {
 } from "./engines/index.ts";
 import { createParsePool, type ParsePoolOptions } from "./engines/parse/parse-pool.ts";
 import { createTrendingEngine } from "./engines/trending-engine.ts";
+import { createAskEngine } from "./search/ask-engine.ts";
 import { createPageIndex } from "./search/create-page-index.ts";
 import { deepcrawlIndexSink, indexingCrawl } from "./search/index-feeds.ts";
 import type { PageIndex } from "./search/page-index.ts";
@@ -47,6 +48,7 @@ import { createBackendRouter, type SearchUpstreams } from "./search/search-backe
 import { createSearchEngines } from "./search/search-engine.ts";
 import { openDatabase } from "./store/open-database.ts";
 import { createSqlAccounts, type SqlAccounts } from "./store/sql-accounts.ts";
+import { createSqlFeedbackStore, migrateFeedback, type SqlFeedbackStore } from "./store/sql-feedback.ts";
 import { createSqlPayments, migratePayments, paymentSecret } from "./store/sql-payments.ts";
 import { createSqlRateLimitStore } from "./store/sql-rate-limits.ts";
 
@@ -104,6 +106,9 @@ export interface ReferenceOptions {
   /** an OpenAI-compatible chat-completions endpoint for /extract; absent: the deterministic extractor */
   extractModel?: ModelOptions;
   logger?: boolean;
+  /** the version of the contract served, `seed` (default) or `live` (`--contract`; D-live-version): under live,
+   * POST /ask and POST /feedback are answered; `contract` wins */
+  contractVersion?: string;
   contract?: Contract;
   /** engines to use instead of the reference's own (tests) */
   engines?: Partial<Engines>;
@@ -153,11 +158,13 @@ export interface RunningReference {
   paymentTestKey: string | null;
   /** the payments received (what `plumbline reference payments list` prints) */
   payments: PaymentStore;
+  /** POST /feedback's reports (the live contract; D-feedback), in the database under every version */
+  feedback: SqlFeedbackStore;
   close(): Promise<void>;
 }
 
 export async function startReference(o: ReferenceOptions = {}): Promise<RunningReference> {
-  const contract = o.contract ?? (await loadContract());
+  const contract = o.contract ?? (await loadContract({ version: o.contractVersion }));
   const packages = o.deepcrawl ? null : await openPackageStore(o);
   const opened = await openDatabase({
     dataDir: o.dataDir,
@@ -230,6 +237,9 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     recipient: o.paymentRecipient ?? "plumbline",
     challengeTtlSeconds: o.paymentChallengeTtlSeconds,
   });
+  // the feedback table always exists, so the account pages of any instance list an account's reports
+  await migrateFeedback(opened.db, opened.dialect);
+  const feedback = createSqlFeedbackStore(opened.db);
   // the authorization server's tables always exist, so tokens of a separate one on this database are recognised
   await migrateAuth(authView(opened.db), opened.dialect);
   const rateLimitStore = createSqlRateLimitStore(opened.db);
@@ -243,6 +253,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
           startingCredits: o.startingCredits,
           cookieSecure: o.cookieSecure,
           signInThrottle: o.signInThrottle,
+          feedback,
         })
       : undefined;
   const indexPage = deepcrawlIndexSink(pageIndex);
@@ -267,6 +278,9 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
           await o.onDeepcrawlPage?.(page);
         },
       });
+  const served: Engines = { ...engines, ...o.engines, crawl };
+  // the live contract's POST /ask: the request read, the reference's own search and news engines searched
+  if (contract.findOperation("ask") && !served.ask) served.ask = createAskEngine({ engines: served, clock });
   const platformOptions = {
     payments: gate,
     paymentRecipient: o.paymentRecipient,
@@ -275,7 +289,9 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     // in the database: several instances behind one balancer count an account's requests together
     rateLimitStore,
     clock,
-    engines: { ...engines, ...o.engines, crawl },
+    engines: served,
+    // POST /feedback is routed only when the contract has it (the live version)
+    feedback,
     // the reference's own service, unless a caller (a test) gave one
     deepcrawl: deepcrawl ?? (o.deepcrawl as DeepcrawlService),
     rateLimits: o.rateLimits,
@@ -316,6 +332,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     pageIndex,
     paymentTestKey,
     payments,
+    feedback,
     async close() {
       await app.close();
       // every request has ended: nothing is held here any more (what is, is released), and the instance leaves

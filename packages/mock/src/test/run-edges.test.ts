@@ -4,12 +4,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { EDGES } from "@plumbline-kit/contract/edges/catalogue";
 import { afterAll, describe, expect, it } from "vitest";
+import { BIN } from "../../../../test-support/cli-process.ts";
 import { runEdges } from "../edges/run-edges.ts";
 
-const BIN = fileURLToPath(new URL("../../../../bin/plumbline.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "plumbline-edges-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

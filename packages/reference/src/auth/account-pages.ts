@@ -6,6 +6,7 @@
 import fastifyCookie from "@fastify/cookie";
 import fastifyCsrf from "@fastify/csrf-protection";
 import fastifyFormbody from "@fastify/formbody";
+import type { FeedbackReport } from "@plumbline-kit/platform/stores";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type Provider from "oidc-provider";
 import { AUTH_PATHS } from "./create-provider.ts";
@@ -24,6 +25,8 @@ export interface AccountPagesOptions {
   cookieSecure: CookieSecureMode;
   /** the issuer is https: the browser reaches these pages over https whatever the last hop is */
   httpsIssuer: () => boolean;
+  /** the account's newest feedback reports (POST /feedback of the live contract; D-feedback) */
+  feedback?: (accountId: string, limit: number) => Promise<FeedbackReport[]>;
 }
 
 const SESSION_COOKIE = "plumbline_session";
@@ -141,6 +144,7 @@ export async function accountPages(app: FastifyInstance, o: AccountPagesOptions)
           balance: await o.users.balance(user.accountId),
           usage: await o.users.recentUsage(user.accountId, 20),
           keys: await o.users.keys(user.accountId),
+          feedback: (await o.feedback?.(user.accountId, 20)) ?? [],
           csrf: reply.generateCsrf(),
           ...extra,
         }),

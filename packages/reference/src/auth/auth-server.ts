@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type Provider from "oidc-provider";
 import type { Database, Dialect } from "../store/schema.ts";
+import { createSqlFeedbackStore, migrateFeedback, type SqlFeedbackStore } from "../store/sql-feedback.ts";
 import { type AccountPagesOptions, accountPages, type CookieSecureMode } from "./account-pages.ts";
 import { authView, migrateAuth } from "./auth-schema.ts";
 import { loadAuthSecrets } from "./auth-secrets.ts";
@@ -33,6 +34,8 @@ export interface AuthServerOptions {
   signInThrottle?: LoginThrottleOptions;
   /** origins of the API and its MCP endpoint (RFC 8707 resources it accepts), beside the issuer's */
   resourceOrigins?: string[];
+  /** where the account page reads the account's feedback reports (default: the database's feedback table) */
+  feedback?: Pick<SqlFeedbackStore, "listForAccount">;
 }
 
 export interface AuthServer {
@@ -61,6 +64,9 @@ export async function prepareAuthServer(o: AuthServerOptions): Promise<AuthServe
   await migrateAuth(db, o.dialect);
   const secrets = await loadAuthSecrets(db);
   const users = createUserStore(db, { startingCredits: o.startingCredits ?? DEFAULT_STARTING_CREDITS });
+  // run alone (`reference auth-server`), it lists the reports the API instances on the database kept
+  if (!o.feedback) await migrateFeedback(o.db, o.dialect);
+  const feedback = o.feedback ?? createSqlFeedbackStore(o.db);
   let provider: Provider | null = null;
   let handler: ReturnType<Provider["callback"]> | null = null;
   let issuer = "";
@@ -76,6 +82,7 @@ export async function prepareAuthServer(o: AuthServerOptions): Promise<AuthServe
     cookieKeys: secrets.cookieKeys,
     cookieSecure: o.cookieSecure ?? "auto",
     httpsIssuer: () => issuer.startsWith("https:"),
+    feedback: (accountId, limit) => feedback.listForAccount(accountId, limit),
   };
 
   return {

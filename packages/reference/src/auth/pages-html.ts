@@ -81,6 +81,8 @@ export interface DashboardView {
   balance: number;
   usage: Array<{ operationId: string; credits: number; at: string }>;
   keys: Array<{ prefix: string; createdAt: string; revokedAt: string | null }>;
+  /** the account's own feedback reports, newest first; the section is left out while there are none */
+  feedback?: Array<{ id: string; receivedAt: string; category: string; message: string }>;
   newKey?: string;
   notice?: string;
   csrf: string;
@@ -110,6 +112,14 @@ export function dashboardPage(v: DashboardView): string {
         )
         .join("")}</tbody></table>`
     : "<p>No API keys. OAuth applications need none.</p>";
+  const feedback = v.feedback?.length
+    ? `<h2>Your feedback</h2><table id="feedback"><thead><tr><th>when</th><th>category</th><th>message</th><th>id</th></tr></thead><tbody>${v.feedback
+        .map(
+          (f) =>
+            `<tr><td>${esc(f.receivedAt)}</td><td>${esc(f.category)}</td><td>${esc(f.message)}</td><td><code>${esc(f.id)}</code></td></tr>`,
+        )
+        .join("")}</tbody></table>`
+    : "";
   const fresh = v.newKey
     ? `<p role="status">Your new API key, shown this once (copy it now):</p><p class="key" id="new-key">${esc(v.newKey)}</p>`
     : "";
@@ -119,7 +129,7 @@ export function dashboardPage(v: DashboardView): string {
 <h1>${esc(v.login)}</h1>${v.notice ? `<p role="status">${esc(v.notice)}</p>` : ""}
 <h2>Credits</h2><p>Balance: <strong id="balance">${v.balance}</strong> credits</p>
 <h2>Recent usage</h2>${usage}
-<h2>API keys</h2>${fresh}${keys}${form("/account/keys", "Create an API key")}`,
+<h2>API keys</h2>${fresh}${keys}${form("/account/keys", "Create an API key")}${feedback}`,
   );
 }
 

@@ -22,11 +22,19 @@ beforeAll(async () => {
   s3 = await startS3StandIn({ buckets: ["cli-packages"] });
   site = await startTestSite({ pages: 3 });
   dir = mkdtempSync(join(tmpdir(), "plumbline-s3-cli-"));
-  // the child inherits these: the SDK's standard chain reads them
+  // the child inherits these: the SDK's standard chain reads them (put back afterwards: a Vitest worker runs other
+  // files in this process after this one)
   process.env.AWS_ACCESS_KEY_ID = "stand-in-id";
   process.env.AWS_SECRET_ACCESS_KEY = SECRET;
 });
+const awsBefore = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
 afterAll(async () => {
+  for (const [name, value] of [
+    ["AWS_ACCESS_KEY_ID", awsBefore.id],
+    ["AWS_SECRET_ACCESS_KEY", awsBefore.secret],
+  ] as const)
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
   await ref?.stop();
   await site?.close();
   await s3?.close();

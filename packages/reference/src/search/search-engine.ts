@@ -118,6 +118,8 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
       // published_date as the live contract writes it (D-result-fields): a UTC date-time to the second; `date`, the
       // full ISO string this reference sent before, stays for its earlier clients
       ...(h.date ? { date: h.date, published_date: publishedDate(h.date) } : {}),
+      // github's kind, stars, language; hackernews's points, num_comments, story_url (D-result-fields)
+      ...h.fields,
     }));
     const n = params.crawl_results ?? 0;
     if (n > 0) results = await crawlResults(results, n, o.crawl, ctx, (link) => answer.recent?.get(link) ?? null);

@@ -52,6 +52,17 @@ describe("the reference platform over SQLite", () => {
     expect(bad.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
 
+  it("answers /ask and /feedback 404 under the seed (the default): they are the live contract's (D-live-version)", async () => {
+    for (const [path, body] of [
+      ["/ask", { query: "fastify on github" }],
+      ["/feedback", { message: "hello" }],
+    ] as const) {
+      const r = await call(path, "seed-key", body);
+      expect([path, r.status, r.body.code]).toEqual([path, 404, "PLB_ROUTE_NOT_FOUND"]);
+    }
+    expect((await call("/usage", "seed-key")).body.usage).toBe(5);
+  });
+
   it("does not charge an operation that is not implemented yet (502)", async () => {
     const r = await call("/trending", "seed-key", { search_service: "github" });
     expect(r.status).toBe(502);

@@ -1,9 +1,11 @@
 // GitHub's repository search (REST `/search/repositories`). GitHub pages by `page` and `per_page` as the contract
-// does; the time range becomes a `pushed:>=` qualifier; images are the owners' avatars. A token (optional, for
+// does; the time range becomes a `pushed:>=` qualifier; images are the owners' avatars. Each result is a repository
+// (`kind: repo`) with its `stars` and main `language` when GitHub names one (D-result-fields). A token (optional, for
 // the higher rate limit) is sent as a Bearer header and never appears in messages.
 import type { EngineResult } from "@plumbline-kit/platform/engines";
 import {
   cleanUrl,
+  countOf,
   fetchUpstreamJson,
   isoOrNull,
   plainText,
@@ -19,6 +21,8 @@ interface Repo {
   pushed_at?: unknown;
   updated_at?: unknown;
   owner?: { avatar_url?: unknown };
+  stargazers_count?: unknown;
+  language?: unknown;
 }
 
 export function createGithubBackend(o: {
@@ -48,7 +52,21 @@ export function createGithubBackend(o: {
         const link = cleanUrl(x.html_url);
         if (!link) return [];
         const title = typeof x.full_name === "string" ? x.full_name : link;
-        return [{ title, link, snippet: plainText(x.description), date: isoOrNull(x.pushed_at ?? x.updated_at) }];
+        const stars = countOf(x.stargazers_count);
+        const language = typeof x.language === "string" && x.language !== "" ? x.language : undefined;
+        return [
+          {
+            title,
+            link,
+            snippet: plainText(x.description),
+            date: isoOrNull(x.pushed_at ?? x.updated_at),
+            fields: {
+              kind: "repo" as const,
+              ...(stars !== undefined ? { stars } : {}),
+              ...(language ? { language } : {}),
+            },
+          },
+        ];
       });
       const images = q.image
         ? [...new Set(items.map((x) => cleanUrl(x.owner?.avatar_url)).filter((u) => u !== null))]

@@ -1,9 +1,11 @@
 // Hacker News through its Algolia search API (`/api/v1/search`, stories only): relevance with recency, paged by
-// `page` (from 0) and `hitsPerPage`; the time range is a `created_at_i` numeric filter. A story without an outside
-// link (Ask HN) links to its discussion page.
+// `page` (from 0) and `hitsPerPage`; the time range is a `created_at_i` numeric filter. As D-result-fields has it,
+// `link` is the story's discussion page and `story_url` the article it submitted (empty for a text post: Ask HN,
+// Show HN without a link), with its `points` and `num_comments`; a story without an id links to its article.
 import type { EngineResult } from "@plumbline-kit/platform/engines";
 import {
   cleanUrl,
+  countOf,
   fetchUpstreamJson,
   isoOrNull,
   plainText,
@@ -39,12 +41,21 @@ export function createHackernewsBackend(o: { baseUrl: string; timeoutMs: number;
       const stories = ((r.value as { hits?: Story[] })?.hits ?? []) as Story[];
       const hits = stories.flatMap((s) => {
         const id = typeof s.objectID === "string" && s.objectID ? s.objectID : null;
-        const link = cleanUrl(s.url) ?? (id ? cleanUrl(`${ITEM}${encodeURIComponent(id)}`) : null);
+        const article = cleanUrl(s.url);
+        const discussion = id ? cleanUrl(`${ITEM}${encodeURIComponent(id)}`) : null;
+        const link = discussion ?? article;
         if (!link || typeof s.title !== "string") return [];
         const text = plainText(s.story_text);
         const snippet =
           text || `${Number(s.points ?? 0)} points and ${Number(s.num_comments ?? 0)} comments on Hacker News`;
-        return [{ title: s.title, link, snippet, date: isoOrNull(s.created_at) }];
+        const points = countOf(s.points);
+        const comments = countOf(s.num_comments);
+        const fields = {
+          ...(points !== undefined ? { points } : {}),
+          ...(comments !== undefined ? { num_comments: comments } : {}),
+          ...(discussion ? { story_url: article ?? "" } : {}),
+        };
+        return [{ title: s.title, link, snippet, date: isoOrNull(s.created_at), fields }];
       });
       return { ok: true, value: { hits, images: [] } };
     },

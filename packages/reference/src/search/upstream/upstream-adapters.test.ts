@@ -256,6 +256,10 @@ describe("GitHub", () => {
         snippet: "Fast and low overhead web framework, for Node.js",
         date: "2026-11-25T18:00:00.000Z",
         published_date: "2026-11-25T18:00:00Z",
+        // what GitHub gives of D-result-fields for a repository
+        kind: "repo",
+        stars: 33000,
+        language: "JavaScript",
       },
     ]);
     expect(v.images).toEqual(["https://avatars.githubusercontent.com/u/24939410?v=4"]);
@@ -271,7 +275,7 @@ describe("GitHub", () => {
 describe("Hacker News (Algolia) for news", () => {
   const u = (b: string) => ({ hackernewsUrl: b });
 
-  it("asks for stories with hitsPerPage and created_at_i, links Ask HN to its discussion", async () => {
+  it("asks for stories with hitsPerPage and created_at_i; links the discussion, the article in story_url", async () => {
     const r = await engines(u).news(
       { query: "search", search_service: "hackernews", max_results: 2, time_range: "day" },
       ctx,
@@ -288,16 +292,27 @@ describe("Hacker News (Algolia) for news", () => {
     expect(r.value.results).toEqual([
       {
         title: "Show HN: A search engine in one SQLite file",
-        link: "https://example.com/sqlite-search",
+        link: "https://news.ycombinator.com/item?id=41000001",
         snippet: "512 points and 120 comments on Hacker News",
         date: "2026-11-25T16:20:00.000Z",
         published_date: "2026-11-25T16:20:00Z",
+        // D-result-fields: the thread's points and comments, the article submitted
+        points: 512,
+        num_comments: 120,
+        story_url: "https://example.com/sqlite-search",
       },
     ]);
     const all = await engines(u).news({ query: "search", search_service: "hackernews" }, ctx);
-    expect(all.ok && all.value.results[1]).toMatchObject({
+    // a text post (Ask HN): its story_url is empty
+    expect(all.ok && all.value.results[1]).toEqual({
+      title: "Ask HN: Full-text search in 2026?",
       link: "https://news.ycombinator.com/item?id=41000002",
       snippet: "What do you use for full-text search?",
+      date: "2026-11-23T09:00:00.000Z",
+      published_date: "2026-11-23T09:00:00Z",
+      points: 12,
+      num_comments: 3,
+      story_url: "",
     });
   });
 });

@@ -31,6 +31,23 @@ export interface UpstreamHit {
   snippet: string;
   /** ISO date-time the result is dated (published, else last updated); null when the upstream gives none */
   date: string | null;
+  /** the fields of D-result-fields the upstream really gives (github `kind`, `stars`, `language`; hackernews
+   * `points`, `num_comments`, `story_url`), sent under both versions (the seed's result admits extra properties) */
+  fields?: ResultFields;
+}
+
+export interface ResultFields {
+  kind?: "repo" | "issue" | "pr" | "discussion";
+  stars?: number;
+  language?: string;
+  num_comments?: number;
+  points?: number;
+  story_url?: string;
+}
+
+/** A count an upstream gives, when it is a non-negative whole number (D-result-fields); else undefined. */
+export function countOf(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 export interface UpstreamAnswer {

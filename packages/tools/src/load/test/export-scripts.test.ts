@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadContract } from "@plumbline-kit/contract";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { parse } from "yaml";
 import { BIN } from "../../../../../test-support/cli-process.ts";
 import { readReportedCounts } from "../export/load-account.ts";
@@ -164,7 +164,13 @@ describe("the Artillery processor", () => {
       rateLimit: "600",
     });
     if (!e.ok) throw new Error(e.error);
+    // the processor reads the key when it loads; put back afterwards (a Vitest worker runs other files after this one)
+    const keyBefore = process.env.PLUMBLINE_API_KEY;
     process.env.PLUMBLINE_API_KEY = "K";
+    onTestFinished(() => {
+      if (keyBefore === undefined) delete process.env.PLUMBLINE_API_KEY;
+      else process.env.PLUMBLINE_API_KEY = keyBefore;
+    });
     const processor = (await import(pathToFileURL(e.files[1]).href)).default as Record<
       string,
       (...a: unknown[]) => void
