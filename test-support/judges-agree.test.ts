@@ -1,4 +1,5 @@
-// One corpus of exchanges (test-support/exchange-corpus/*.yaml: a request, its answer, the violations expected),
+// One corpus of exchanges (test-support/exchange-corpus/*.yaml: a request, its answer, the violations expected; the
+// live contract's in exchange-corpus/live/, judged with the live document),
 // judged by each of the four judges through its own record of an exchange: the conformance suite's, the proxy's,
 // the fuzzer's and the mock replay's load-time validation (a HAR loaded by the mock). Every judge must give the
 // same verdict (the registry's rule ids on the answer's side) on every exchange, and it must be the expected one.
@@ -34,10 +35,14 @@ interface CorpusExchange {
 }
 
 const DIR = join(import.meta.dirname, "exchange-corpus");
-const corpus: CorpusExchange[] = readdirSync(DIR)
-  .filter((f) => f.endsWith(".yaml"))
-  .sort()
-  .flatMap((f) => parse(readFileSync(join(DIR, f), "utf8")) as CorpusExchange[]);
+const read = (dir: string): CorpusExchange[] =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".yaml"))
+    .sort()
+    .flatMap((f) => parse(readFileSync(join(dir, f), "utf8")) as CorpusExchange[]);
+const corpus = read(DIR);
+/** the live contract's own operations (issue 39), judged with the live document (exchange-corpus/live/) */
+const liveCorpus = read(join(DIR, "live"));
 
 const requestText = (e: CorpusExchange) => (e.request.body === undefined ? "" : JSON.stringify(e.request.body));
 const responseBytes = (e: CorpusExchange) =>
@@ -158,22 +163,27 @@ function har(entries: CorpusExchange[]) {
 
 let contract: Contract;
 let mock: RunningMock;
+let live: Contract;
+let liveMock: RunningMock;
 beforeAll(async () => {
   contract = await loadContract();
-  mock = await startMock({
-    port: 0,
-    contract,
-    seed: 1,
-    keys: [{ key: "k", credits: 100 }],
-    replay: har(corpus) as HarDocument,
-  });
+  live = await loadContract({ version: "live" });
+  const replaying = (c: Contract, entries: CorpusExchange[]) =>
+    startMock({
+      port: 0,
+      contract: c,
+      seed: 1,
+      keys: [{ key: "k", credits: 100 }],
+      replay: har(entries) as HarDocument,
+    });
+  [mock, liveMock] = await Promise.all([replaying(contract, corpus), replaying(live, liveCorpus)]);
 });
 afterAll(async () => {
-  await mock?.close();
+  await Promise.all([mock?.close(), liveMock?.close()]);
 });
 
-function byReplay(index: number): string[] | { skipped: string } {
-  const report = mock.replay;
+function byReplay(index: number, replaying: RunningMock = mock): string[] | { skipped: string } {
+  const report = replaying.replay;
   if (!report) throw new Error("the mock loaded no recording");
   const skip = report.skipped.find((s) => s.entry === index);
   if (skip) return { skipped: `${skip.reason}: ${skip.detail}` };
@@ -198,6 +208,28 @@ describe("every judge gives the same verdict on every exchange of the corpus", (
     expect(byProxy(contract, e), "proxy").toEqual(expected);
     if (!e.notSeenBy?.fuzz) expect(byFuzzer(contract, e), "fuzz").toEqual(expected);
     const replayed = byReplay(index);
+    if (Array.isArray(replayed)) expect(replayed, "replay").toEqual(expected);
+    else expect(replayed.skipped, "replay").toMatch(/^(mock-state|not-replayed|request-refused): /);
+  });
+});
+
+describe("every judge gives the same verdict on every exchange of the live corpus, judged by the live document", () => {
+  it("holds a clean exchange of each operation the live version adds", () => {
+    const added = live.contractOperations
+      .filter((o) => !contract.findOperation(o.operationId))
+      .map((o) => o.operationId);
+    const clean = liveCorpus
+      .filter((e) => e.expected.length === 0)
+      .map((e) => operationFor(live, e.request.method, e.request.path));
+    expect([...new Set(clean)].sort()).toEqual(added.sort());
+  });
+
+  it.each(liveCorpus.map((e, i) => [e.name, e, i] as const))("%s", (_name, e, index) => {
+    const expected = verdict(e.expected);
+    expect(bySuite(live, e), "conformance").toEqual(expected);
+    expect(byProxy(live, e), "proxy").toEqual(expected);
+    if (!e.notSeenBy?.fuzz) expect(byFuzzer(live, e), "fuzz").toEqual(expected);
+    const replayed = byReplay(index, liveMock);
     if (Array.isArray(replayed)) expect(replayed, "replay").toEqual(expected);
     else expect(replayed.skipped, "replay").toMatch(/^(mock-state|not-replayed|request-refused): /);
   });

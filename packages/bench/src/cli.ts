@@ -157,7 +157,7 @@ function proxyCatchCommand() {
       "the proxy's passive catch rate: a client journey through it in front of seeded faults, beside the suite's",
     )
     .description(
-      "A client's journey (every operation, single and batch, balance reads around the paid calls, a deepcrawl polled to its zip, an empty account, invalid requests, an unknown key) goes through the proxy (judging every exchange) in front of the mock behind one seeded fault at a time: the conformance suite's fault doubles and the fuzzer's. Per fault it reports whether the journey exercised it (the fault changed an answer or charged behind the client's back), the response-side rules the proxy reported, and whether the conformance suite kills it (its own checks for its fault doubles, a whole run for the fuzzer's). First the journey in front of the clean mock (and with --reference the reference), which must leave no response-side violation. Everything but the reference runs in this process. Writes reports/bench/proxy-catch.json.",
+      "A client's journey (every operation, single and batch, balance reads around the paid calls, a deepcrawl polled to its zip, an empty account, invalid requests, an unknown key) goes through the proxy (judging every exchange) in front of the mock behind one seeded fault at a time: the conformance suite's fault doubles and the fuzzer's, and the live contract's /ask and /feedback faults through a journey of their own (the mock under --contract live). Per fault it reports whether the journey exercised it (the fault changed an answer or charged behind the client's back), the response-side rules the proxy reported, and whether the conformance suite kills it (its own checks for its fault doubles, a whole run for the fuzzer's). First the journey in front of the clean mock (and with --reference the reference), which must leave no response-side violation; a fault only the service can know of (a failed engine left out of errors, a report not stored) is counted apart, never as a miss. Everything but the reference runs in this process. Writes reports/bench/proxy-catch.json.",
     )
     .option("--faults <names>", "only the faults whose name contains one of these (comma-separated)", (v: string) =>
       v
@@ -185,7 +185,9 @@ function proxyCatchCommand() {
         });
         console.log(opts.json ? JSON.stringify(result, null, 2) : renderProxyCatchBench(result));
         const clean =
-          Object.keys(result.clean).length === 0 && Object.keys(result.reference?.noticed ?? {}).length === 0;
+          Object.keys(result.clean).length === 0 &&
+          Object.keys(result.liveClean).length === 0 &&
+          Object.keys(result.reference?.noticed ?? {}).length === 0;
         return result.totals.missed.length === 0 && clean ? 0 : 1;
       }),
     );

@@ -13,7 +13,7 @@ import { dirname } from "node:path";
 import type { Contract } from "@plumbline-kit/contract";
 import type { Fault, ProxiedResponse } from "@plumbline-kit/tools/conformance/test/fault-proxy";
 import type { Fault as FuzzFault } from "@plumbline-kit/tools/fuzz/test/fault-proxy";
-import type { CatchJourneyOptions } from "@plumbline-kit/tools/proxy/test/catch-journey";
+import type { CatchJourneyOptions, JourneyCall } from "@plumbline-kit/tools/proxy/test/catch-journey";
 
 export const FUZZ_FAULTS: FuzzFault[] = [
   "accept-out-of-range",
@@ -41,11 +41,14 @@ export interface ProxyCatchOptions {
 export interface FaultOutcome {
   /** the variant's name (the conformance suite's fault doubles) or the fuzzer's fault name */
   name: string;
-  source: "conformance" | "fuzz";
+  /** the suite's fault doubles of the seed, the fuzzer's, or the suite's of the live contract's /ask and /feedback */
+  source: "conformance" | "fuzz" | "live";
   /** times the fault double changed something during the journey (0: the journey's traffic does not exercise it) */
   exercised: number;
   /** the response-side rules the proxy reported, with their counts */
   noticed: Record<string, number>;
+  /** why passive traffic cannot show the fault (only the service knows it), when that is so: never a miss */
+  trafficBlind?: string;
   /** the conformance suite's verdict: killed (the run failed), survived (it passed), or not run */
   conformance: "killed" | "survived" | "not run";
   /** the checks that failed */
@@ -55,9 +58,11 @@ export interface FaultOutcome {
 export interface ProxyCatchResult {
   date: string;
   machine: { cpus: number; model: string; node: string; loadAverage: number[] };
-  journey: { calls: number };
+  journey: { calls: number; liveCalls: number };
   /** the same journey in front of the clean mock: response-side rules reported (must be none) */
   clean: Record<string, number>;
+  /** the live journey (/ask and /feedback) in front of the clean mock under --contract live (must be none) */
+  liveClean: Record<string, number>;
   /** the clean journey's balance windows: judged, and skipped by reason (none: its calls are sequential) */
   cleanBalance: { judged: number; skipped: Record<string, number> };
   /** the checks that fail through the fuzzer's fault proxy with no fault (not counted against its faults) */
@@ -70,8 +75,10 @@ export interface ProxyCatchResult {
     exercised: number;
     /** exercised and noticed by the proxy */
     noticed: number;
-    /** exercised, not noticed */
+    /** exercised, not noticed (the faults traffic cannot show aside) */
     missed: string[];
+    /** exercised, and not visible to passive traffic by nature (trafficBlind) */
+    blind: string[];
     /** killed by the conformance suite (of the faults it was run against) */
     killed: number;
     conformanceRuns: number;
@@ -138,12 +145,16 @@ async function journeyThroughProxy(
   contract: Contract,
   upstream: string,
   site?: Pick<CatchJourneyOptions, "site" | "pages" | "settle">,
+  /** another journey than the client team's (the live contract's) */
+  journey?: (base: string) => Promise<JourneyCall[]>,
 ) {
   const { startProxy } = await import("@plumbline-kit/tools/proxy/start-proxy");
   const { runCatchJourney } = await import("@plumbline-kit/tools/proxy/test/catch-journey");
   const proxy = await startProxy({ upstream, port: 0, reportDir: null, contract });
   try {
-    const calls = await runCatchJourney({ base: proxy.url, key: KEY, brokeKey: BROKE, ...site });
+    const calls = journey
+      ? await journey(proxy.url)
+      : await runCatchJourney({ base: proxy.url, key: KEY, brokeKey: BROKE, ...site });
     const report = proxy.report();
     return {
       calls,
@@ -292,14 +303,21 @@ export async function benchProxyCatch(options: ProxyCatchOptions = {}): Promise<
       options.onFault?.(outcome);
     }
 
+    const live = await liveFaults(wanted, withConformance);
+    for (const outcome of live.faults) {
+      faults.push(outcome);
+      options.onFault?.(outcome);
+    }
+
     const exercised = faults.filter((f) => f.exercised > 0);
     const noticed = exercised.filter((f) => Object.keys(f.noticed).length > 0);
     const ran = faults.filter((f) => f.conformance !== "not run");
     const result: ProxyCatchResult = {
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "", node: process.version, loadAverage: loadavg() },
-      journey: { calls: clean.calls.length },
+      journey: { calls: clean.calls.length, liveCalls: live.calls },
       clean: clean.noticed,
+      liveClean: live.clean,
       cleanBalance: clean.balance,
       reference,
       fuzzProxyBaseline: fuzzBaseline,
@@ -308,7 +326,8 @@ export async function benchProxyCatch(options: ProxyCatchOptions = {}): Promise<
         faults: faults.length,
         exercised: exercised.length,
         noticed: noticed.length,
-        missed: exercised.filter((f) => Object.keys(f.noticed).length === 0).map((f) => f.name),
+        missed: exercised.filter((f) => Object.keys(f.noticed).length === 0 && !f.trafficBlind).map((f) => f.name),
+        blind: exercised.filter((f) => f.trafficBlind).map((f) => f.name),
         killed: ran.filter((f) => f.conformance === "killed").length,
         conformanceRuns: ran.length,
       },
@@ -319,6 +338,97 @@ export async function benchProxyCatch(options: ProxyCatchOptions = {}): Promise<
       writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
     }
     return result;
+  } finally {
+    await mock.close();
+  }
+}
+
+/**
+ * The live contract's seeded faults (conformance/test/live-fault-variants.ts): the live journey through the proxy
+ * under --contract live in front of the live mock behind each, and the suite's verdict on its own check list. The
+ * mock runs its rate limits on a manual clock, moved past the window between journeys, so each starts in a fresh
+ * one; every suite run reports with an empty account of its own.
+ */
+async function liveFaults(
+  wanted: (name: string) => boolean,
+  withConformance: boolean,
+): Promise<{ clean: Record<string, number>; calls: number; faults: FaultOutcome[] }> {
+  const { loadContract } = await import("@plumbline-kit/contract");
+  const { startMock } = await import("@plumbline-kit/mock/start-mock");
+  const { runConformance } = await import("@plumbline-kit/tools/conformance/index");
+  const { startFaultProxy } = await import("@plumbline-kit/tools/conformance/test/fault-proxy");
+  const { liveFaultVariants } = await import("@plumbline-kit/tools/conformance/test/live-fault-variants");
+  const { runLiveCatchJourney } = await import("@plumbline-kit/tools/proxy/test/live-catch-journey");
+  const contract = await loadContract({ version: "live" });
+  const variants = liveFaultVariants();
+  const broke = (i: number) => `${BROKE}-live-${i}`;
+  const mock = await startMock({
+    port: 0,
+    contract,
+    clock: "manual",
+    keys: [
+      { key: KEY, credits: 100_000_000 },
+      ...Array.from({ length: variants.length + 1 }, (_, i) => ({ key: broke(i), credits: 0 })),
+    ],
+  });
+  const nextWindow = () =>
+    fetch(`${mock.url}/__mock/clock/advance`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ms: 61_000 }),
+    }).then((r) => r.arrayBuffer());
+  const journey = (base: string) => runLiveCatchJourney({ base, key: KEY, brokeKey: broke(0), admin: mock.url });
+  const faults: FaultOutcome[] = [];
+  try {
+    const clean = await journeyThroughProxy(contract, mock.url, undefined, journey);
+    const suiteVariants = liveFaultVariants();
+    for (const [i, v] of variants.entries()) {
+      if (!wanted(v.name)) continue;
+      await nextWindow();
+      let exercised = 0;
+      const faulty = await startFaultProxy(
+        mock.url,
+        counting(v.fault, () => exercised++),
+      );
+      let noticed: Record<string, number>;
+      try {
+        noticed = (await journeyThroughProxy(contract, faulty.url, undefined, journey)).noticed;
+      } finally {
+        await faulty.close();
+      }
+      let verdict: Pick<FaultOutcome, "conformance" | "conformanceFailed"> = {
+        conformance: "not run",
+        conformanceFailed: [],
+      };
+      if (withConformance) {
+        const target = await startFaultProxy(mock.url, suiteVariants[i].fault);
+        try {
+          const r = await runConformance({
+            contractVersion: "live",
+            target: target.url,
+            apiKey: KEY,
+            brokeApiKey: broke(i + 1),
+            reportDir: null,
+            only: v.only,
+          });
+          verdict = {
+            conformance: r.exitCode === 1 ? "killed" : "survived",
+            conformanceFailed: r.checks.filter((c) => c.status === "failed").map((c) => c.id),
+          };
+        } finally {
+          await target.close();
+        }
+      }
+      faults.push({
+        name: v.name,
+        source: "live",
+        exercised,
+        noticed,
+        ...(v.trafficBlind ? { trafficBlind: v.trafficBlind } : {}),
+        ...verdict,
+      });
+    }
+    return { clean: clean.noticed, calls: clean.calls.length, faults };
   } finally {
     await mock.close();
   }
@@ -335,6 +445,7 @@ export function renderProxyCatchBench(r: ProxyCatchResult): string {
   const lines = [
     `plumbline bench proxy-catch: ${r.journey.calls} calls per journey, ${r.faults.length} seeded faults`,
     `clean mock: ${Object.keys(r.clean).length === 0 ? "no response-side violation" : `VIOLATIONS ${rules(r.clean)}`}; balance windows judged ${r.cleanBalance.judged}, skipped ${Object.values(r.cleanBalance.skipped).reduce((a, b) => a + b, 0)}`,
+    `clean mock under --contract live (${r.journey.liveCalls} calls through /ask and /feedback): ${Object.keys(r.liveClean).length === 0 ? "no response-side violation" : `VIOLATIONS ${rules(r.liveClean)}`}`,
     ...(r.reference
       ? [
           `reference: ${Object.keys(r.reference.noticed).length === 0 ? "no response-side violation" : `VIOLATIONS ${rules(r.reference.noticed)}`}; balance windows judged ${r.reference.balance.judged}, skipped ${Object.values(r.reference.balance.skipped).reduce((a, b) => a + b, 0)}`,
@@ -349,7 +460,7 @@ export function renderProxyCatchBench(r: ProxyCatchResult): string {
     ),
     "",
     `exercised by the journey: ${r.totals.exercised} of ${r.totals.faults}`,
-    `noticed by the proxy: ${r.totals.noticed} of ${r.totals.exercised} exercised${r.totals.missed.length ? ` (missed: ${r.totals.missed.join("; ")})` : ""}`,
+    `noticed by the proxy: ${r.totals.noticed} of ${r.totals.exercised} exercised${r.totals.missed.length ? ` (missed: ${r.totals.missed.join("; ")})` : ""}${r.totals.blind.length ? `; not visible to passive traffic by nature: ${r.totals.blind.join("; ")}` : ""}`,
     r.totals.conformanceRuns
       ? `killed by the conformance suite: ${r.totals.killed} of ${r.totals.conformanceRuns}${r.fuzzProxyBaseline.length ? ` (through the fuzzer's fault proxy with no fault: ${r.fuzzProxyBaseline.join(", ")} fail, not counted)` : ""}`
       : "the conformance suite was not run (--no-conformance)",

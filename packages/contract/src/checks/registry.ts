@@ -23,6 +23,7 @@ import {
   messageNamesField,
   validationStatus,
 } from "./error-rules.ts";
+import { feedbackNoEcho } from "./feedback-rules.ts";
 import { paymentChallenge, paymentProblem } from "./payment-rules.ts";
 import { rateLimitCode, rateLimitHeaders, retryAfter } from "./rate-limit-rules.ts";
 import { requestJson, requestParameters, requestSchema } from "./request-rules.ts";
@@ -36,6 +37,7 @@ import {
 } from "./response-rules.ts";
 import { balanceCharged } from "./sequences/balance.ts";
 import { completedPackage, zipLayout, zipStays } from "./sequences/deepcrawl-zip.ts";
+import { feedbackWindow } from "./sequences/feedback-window.ts";
 import type {
   Exchange,
   ExchangeContext,
@@ -92,6 +94,8 @@ export const RULES: readonly Rule[] = [
   zipLayout,
   askResultsRanked,
   askIntentShape,
+  feedbackNoEcho,
+  feedbackWindow,
 ];
 
 export const RULE_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));

@@ -2,14 +2,14 @@
 // whether it is opt-in, and the interface section it enforces.
 
 import { plural } from "@plumbline-kit/contract/report/plural";
-import { checkOperations } from "./plan.ts";
+import { checkOperations, inContract } from "./plan.ts";
 import { CHECKS } from "./registry.ts";
 import { loadContracts } from "./run-conformance.ts";
 
 /** `spec`: another version of the contract (`--spec FILE`), whose operations the checks concern. */
 export async function listChecks(spec?: string, version?: string): Promise<string[]> {
   const { contract, altContract: alt } = await loadContracts(spec, version);
-  return CHECKS.map((c) => {
+  return CHECKS.filter((c) => inContract(c, contract)).map((c) => {
     const basis = c.basis.kind === "contract" ? "contract" : c.basis.kind === "client" ? "client" : c.basis.decision;
     const concerned = checkOperations(c, contract, alt);
     const ops = !concerned

@@ -24,6 +24,11 @@ export function checkOperations(check: CheckDefinition, contract: Contract, alt:
   return typeof check.operations === "function" ? check.operations(contract, alt) : check.operations;
 }
 
+/** Whether the contract has every operation the check requires (a check of the live version's /ask is not the seed's). */
+export function inContract(check: CheckDefinition, contract: Contract): boolean {
+  return (check.requires ?? []).every((id) => contract.findOperation(id) !== undefined);
+}
+
 /** Whether the target is pointed at the fixture site (and the canary run) by this check or its probes. */
 export function usesFixtures(check: CheckDefinition): boolean {
   return (
@@ -44,8 +49,17 @@ export function makePlan(
   const known = new Set(CHECKS.map((c) => c.id));
   const unknown = [...o.only, ...o.skip, ...o.include].filter((id) => !known.has(id));
   if (unknown.length) return { ok: false, error: `unknown check id(s): ${unknown.join(", ")} (see --list)` };
+  // a check named on purpose that this version cannot plan says so, rather than running nothing
+  const absent = CHECKS.filter((c) => [...o.only, ...o.include].includes(c.id) && !inContract(c, contract));
+  if (absent.length) {
+    const missing = [...new Set(absent.flatMap((c) => c.requires ?? []))].filter((id) => !contract.findOperation(id));
+    return {
+      ok: false,
+      error: `check(s) ${absent.map((c) => c.id).join(", ")} judge operations this contract does not have (${missing.join(", ")}): the live version has them (--contract live)`,
+    };
+  }
   const chosen = CHECKS.filter((c) => {
-    if (o.skip.includes(c.id)) return false;
+    if (o.skip.includes(c.id) || !inContract(c, contract)) return false;
     if (o.only.length) return o.only.includes(c.id);
     return !c.optIn || o.include.includes(c.id);
   });

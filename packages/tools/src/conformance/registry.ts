@@ -1,5 +1,6 @@
 // The registry of checks: every family's checks in run order. Ids are unique and kebab-case (a test holds that).
 import { AGENT_DISCOVERY_CHECKS } from "./checks/agent-discovery.ts";
+import { ASK_CHECKS } from "./checks/ask.ts";
 import { AUTH_CHECKS } from "./checks/auth.ts";
 import { BATCH_CHECKS } from "./checks/batches.ts";
 import { BILLING_CHECKS } from "./checks/billing.ts";
@@ -10,6 +11,7 @@ import { DEEPCRAWL_TERMINAL_CHECKS } from "./checks/deepcrawl-terminal.ts";
 import { DEEPCRAWL_ZIP_CHECKS } from "./checks/deepcrawl-zip.ts";
 import { DISCOVERY_CHECKS } from "./checks/discovery.ts";
 import { ECHO_CHECKS } from "./checks/echoes.ts";
+import { FEEDBACK_CHECKS } from "./checks/feedback.ts";
 import { MCP_CHECKS } from "./checks/mcp.ts";
 import { OAUTH_CHECKS } from "./checks/oauth-discovery.ts";
 import { PAYMENT_CHECKS } from "./checks/payments.ts";
@@ -35,6 +37,9 @@ export const CHECKS: CheckDefinition[] = [
   ...BATCH_CHECKS,
   ...BOUNDS_CHECKS,
   ...SEARCH_CHECKS,
+  // the live version's operations (not planned under a contract without them)
+  ...ASK_CHECKS,
+  ...FEEDBACK_CHECKS,
   ...DEEPCRAWL_CHECKS,
   ...DEEPCRAWL_TERMINAL_CHECKS,
   ...DEEPCRAWL_ZIP_CHECKS,

@@ -715,6 +715,30 @@ export const BEYOND_THE_TEXT: Array<{ check: string; note: string }> = [
   },
   { check: "x-request-id", note: "D-headers: a request id is echoed (contract notes, observed on the live service)" },
   { check: "discovery-link-header", note: "D-headers: every answer links to /openapi.json" },
+  // the live version's operations (docs/contract-versions.md): the interface has neither /ask nor /feedback
+  {
+    check: "ask-intent-phrases",
+    note: "live version, D-ask-intent: platform and time phrases choose the engines and the window",
+  },
+  {
+    check: "ask-charged",
+    note: "live version, D-ask-charging: 5 credits a 200, some engines failed or not; a 502 free",
+  },
+  {
+    check: "ask-engine-failures",
+    note: "live version, D-ask-charging: a failed engine listed in errors; every engine failed, a 502 (the mock's steering)",
+  },
+  {
+    check: "ask-relevance-order",
+    note: "live version, D-ask-relevance, D-ask-intent: every /ask answer ranked, merged, its intent well formed",
+  },
+  {
+    check: "feedback-stored",
+    note: "live version, D-feedback: 201 only once stored (the mock's store listed and steered), free",
+  },
+  { check: "feedback-limits", note: "live version, D-feedback: 413 over 16 KiB, 415 not JSON" },
+  { check: "feedback-rate-limit", note: "live version, D-feedback: the eleventh report of a window refused 429" },
+  { check: "feedback-no-echo", note: "live version, D-feedback: no answer echoes the report or the credential" },
   {
     check: "no-transport-errors",
     note: "every request gets an HTTP answer within --timeout (a precondition of all the others)",

@@ -162,6 +162,11 @@ export interface CheckDefinition {
    * the ones in scope only; absent for platform checks (auth, discovery, health, usage, traffic)
    */
   operations?: CheckOperations;
+  /**
+   * operations the contract must have for the check to exist at all (the live version's /ask and /feedback): under a
+   * version without them the check is not planned, listed nor counted, as if it were not in the registry
+   */
+  requires?: string[];
   /** it points the target at fixture pages when the target fetches real pages (the canary decides) */
   usesFixtureSite?: boolean;
   /** opt-in checks (they hammer or take long) run only when named in --only or --include */

@@ -1,7 +1,8 @@
 // `plumbline conform --contract live` (D-live-version): the live contract's suite passes against the mock serving
 // it (`mock --contract live`), /ask and /feedback included, and fails the mock of the seed exactly on the two
 // operations the live version adds (404 there); the seed's suite against the live mock fails only where the live
-// version moved on (its version string, sogou, the MCP input schemas of search and crawl).
+// version moved on (its version string, sogou, the MCP input schemas of search and crawl) and never plans the checks
+// of /ask and /feedback.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -67,6 +68,19 @@ describe("plumbline conform --contract live", () => {
     expect(billing?.status).toBe("passed");
     const payment = record.checks.find((c) => c.id === "payment-receipt");
     expect(payment?.status).toBe("passed");
+    // the checks of /ask and /feedback ran and passed, the mock's steering used (an engine and the store made to
+    // fail); the eleventh report is not judged against a mock started with --rate-limit 0 (it limits nothing)
+    const added = record.checks.filter((c) => /^(ask|feedback)-/.test(c.id)).map((c) => [c.id, c.status]);
+    expect(added).toEqual([
+      ["ask-intent-phrases", "passed"],
+      ["ask-charged", "passed"],
+      ["ask-engine-failures", "passed"],
+      ["feedback-stored", "passed"],
+      ["feedback-limits", "passed"],
+      ["feedback-rate-limit", "skipped"],
+      ["ask-relevance-order", "passed"],
+      ["feedback-no-echo", "passed"],
+    ]);
   }, 180_000);
 
   it("fails the mock of the seed on /ask and /feedback, which it answers 404", async () => {
@@ -108,5 +122,14 @@ describe("plumbline conform --contract live", () => {
       ],
     ]);
     expect(r.summary.passed).toBeGreaterThan(20);
+    // the checks of the live version's operations are not the seed's: not planned, not listed, not counted
+    expect(r.checks.filter((c) => /^(ask|feedback)-/.test(c.id))).toEqual([]);
+    // and one named on purpose under the seed says why it cannot run, before any request
+    const named = await runConformance({ target: seed.url, apiKey: "KEY", reportDir: null, only: ["ask-charged"] });
+    expect(named).toMatchObject({
+      exitCode: 2,
+      error: expect.stringMatching(/ask-charged judge operations this contract does not have \(ask\).*--contract live/),
+    });
+    expect(named.exchanges).toEqual([]);
   }, 120_000);
 });
