@@ -3,7 +3,7 @@
 // from options, never from the code. Failures are values: any upstream trouble is PLB_UPSTREAM_FAILED (502,
 // uncharged, D-charging), with a message naming the upstream but never a credential. Every answer is bounded in
 // time (the timeout covers the body too) and in size (UPSTREAM_MAX_BYTES, issue 38).
-import type { Schemas } from "@plumbline-kit/contract";
+import type { LiveSchemas, Schemas } from "@plumbline-kit/contract";
 import type { EngineResult } from "@plumbline-kit/platform/engines";
 import { BodyTooLargeError, bytesCap, readResponseBody } from "../../engines/response-body.ts";
 
@@ -36,14 +36,11 @@ export interface UpstreamHit {
   fields?: ResultFields;
 }
 
-export interface ResultFields {
-  kind?: "repo" | "issue" | "pr" | "discussion";
-  stars?: number;
-  language?: string;
-  num_comments?: number;
-  points?: number;
-  story_url?: string;
-}
+/** The result fields D-result-fields adds, as the live contract types them (sent under both versions). */
+export type ResultFields = Pick<
+  LiveSchemas["SearchResult"],
+  "kind" | "stars" | "language" | "num_comments" | "points" | "story_url"
+>;
 
 /** A count an upstream gives, when it is a non-negative whole number (D-result-fields); else undefined. */
 export function countOf(value: unknown): number | undefined {
