@@ -131,6 +131,9 @@ describe("plumbline gate", () => {
       "GATE",
       "--stages",
       "conform",
+      // what is judged here is the wait: conformance on one operation is enough of a stage after it
+      "--operations",
+      "usage",
       "--allow-skipped",
       "broke-key",
     ]);
@@ -156,7 +159,19 @@ describe("plumbline gate", () => {
       },
     });
     try {
-      const r = await gate(["--target", proxy.url, "--api-key", "GATE", "--stages", "conform", "--time", "60"]);
+      // one operation's checks: every answer misses its request id, the header checks see it on any of them
+      const r = await gate([
+        "--target",
+        proxy.url,
+        "--api-key",
+        "GATE",
+        "--stages",
+        "conform",
+        "--operations",
+        "usage",
+        "--time",
+        "60",
+      ]);
       expect(r.code, r.out.slice(-3000)).toBe(1);
       const [[suite, failures]] = junitSuites(r.dir);
       expect(suite).toBe("conform");
