@@ -116,5 +116,29 @@ for (const kind of ["sqlite", "postgres"] as const) {
       expect(await paths("barnacles")).toEqual(["/tide.html"]);
       expect(await paths("anemone")).toEqual(["/tide-pools.html"]);
     });
+
+    it("keeps a publication day given alone as a day, a time as its UTC date-time (D-result-fields)", async () => {
+      await index.add({
+        url: "https://dates.test/day.html",
+        title: "Quokka census day",
+        markdown: "The quokka census counted a day.",
+        fetchedAt: "2026-11-26T00:00:00Z",
+        publishedAt: "2026-11-20",
+      });
+      await index.add({
+        url: "https://dates.test/time.html",
+        title: "Quokka census time",
+        markdown: "The quokka census counted a time.",
+        fetchedAt: "2026-11-26T00:00:00Z",
+        publishedAt: "2026-11-21T08:30:00+02:00",
+      });
+      const dates = Object.fromEntries((await q("quokka census")).map((h) => [new URL(h.url).pathname, h.publishedAt]));
+      expect(dates).toEqual({ "/day.html": "2026-11-20", "/time.html": "2026-11-21T06:30:00.000Z" });
+      // filtered by the day's start: a window from the 20th keeps it, one from the 21st does not
+      const since = async (iso: string) =>
+        (await q("quokka census", { since: iso })).map((h) => new URL(h.url).pathname);
+      expect(await since("2026-11-20T00:00:00.000Z")).toEqual(expect.arrayContaining(["/day.html", "/time.html"]));
+      expect(await since("2026-11-21T00:00:00.000Z")).toEqual(["/time.html"]);
+    });
   });
 }

@@ -1,6 +1,7 @@
 // The reference's embedded search backend (issue 14 "Embedded default"): a full-text index of every page the
 // reference has fetched (crawl, search-result crawling, deepcrawl, `plumbline reference index add`). One interface,
 // two stores: SQLite FTS5 (sqlite-page-index.ts) and PostgreSQL full-text search (postgres-page-index.ts).
+import { isDayOnly } from "./upstream/upstream.ts";
 
 export interface IndexedPage {
   url: string;
@@ -98,6 +99,14 @@ export function pageUrl(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * A page's publication date as the index keeps it: the day alone when the page gave only a day (D-result-fields:
+ * `published_date` is then YYYY-MM-DD), else the ISO date-time; null for anything Date cannot read.
+ */
+export function publishedOf(value: string | null | undefined): string | null {
+  return value && isDayOnly(value) ? value.trim() : isoDate(value);
 }
 
 /** An ISO date-time, or null for anything Date cannot read ("yesterday", "2024-13-45"). */

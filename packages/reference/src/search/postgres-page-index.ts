@@ -15,6 +15,7 @@ import {
   MAX_INDEXED_CHARS,
   type PageIndex,
   pageUrl,
+  publishedOf,
   siteOf,
 } from "./page-index.ts";
 import { allElseAny, foldDiacritics, parseQuery, postgresParts, type QueryTerm } from "./query-terms.ts";
@@ -30,6 +31,8 @@ async function migrate(db: Db): Promise<void> {
     fetched_at timestamptz not null, dated_at timestamptz not null, ts_config text not null,
     tsv tsvector not null, tsv_raw tsvector not null, images text)`.execute(db);
   await sql`alter table search_pages add column if not exists images text`.execute(db);
+  // a timestamptz keeps no precision: whether the page gave its publication day alone (D-result-fields)
+  await sql`alter table search_pages add column if not exists published_day boolean not null default false`.execute(db);
   await sql`create index if not exists search_pages_tsv on search_pages using gin (tsv)`.execute(db);
   await sql`create index if not exists search_pages_tsv_raw on search_pages using gin (tsv_raw)`.execute(db);
   await sql`create index if not exists search_pages_dated on search_pages (dated_at)`.execute(db);
@@ -41,6 +44,7 @@ interface Row {
   markdown: string;
   description: string | null;
   published_at: Date | null;
+  published_day: boolean;
   fetched_at: Date;
   images: string | null;
   r: number;
@@ -107,20 +111,22 @@ export function createPostgresPageIndex(db: Db): PageIndex & { ready: Promise<vo
       // accents folded before stemming, as SQLite's remove_diacritics does: "crepe" finds "crêpes"
       const [ftitle, fbody] = [foldDiacritics(title), foldDiacritics(body)];
       const published = isoDate(page.publishedAt);
+      const day = publishedOf(page.publishedAt) !== published;
       const fetched = isoDate(page.fetchedAt) ?? new Date().toISOString();
       await sql`insert into search_pages
         (url, host, title, markdown, description, language, published_at, fetched_at, dated_at, ts_config, tsv, tsv_raw,
-         images)
+         images, published_day)
         values (${pageUrl(page.url)}, ${hostOf(page.url)}, ${title}, ${body}, ${page.description ?? null},
           ${page.language ?? null}, ${published}::timestamptz, ${fetched}::timestamptz,
           ${published ?? fetched}::timestamptz, ${cfg},
           setweight(to_tsvector(${cfg}::regconfig, ${ftitle}), 'A') || setweight(to_tsvector(${cfg}::regconfig, ${fbody}), 'B'),
           setweight(to_tsvector('simple', ${ftitle}), 'A') || setweight(to_tsvector('simple', ${fbody}), 'B'),
-          ${JSON.stringify(page.images ?? [])})
+          ${JSON.stringify(page.images ?? [])}, ${day})
         on conflict (url) do update set host = excluded.host, title = excluded.title, markdown = excluded.markdown,
           description = excluded.description, language = excluded.language, published_at = excluded.published_at,
           fetched_at = excluded.fetched_at, dated_at = excluded.dated_at, ts_config = excluded.ts_config,
-          tsv = excluded.tsv, tsv_raw = excluded.tsv_raw, images = excluded.images`.execute(db);
+          tsv = excluded.tsv, tsv_raw = excluded.tsv_raw, images = excluded.images,
+          published_day = excluded.published_day`.execute(db);
     },
     async search(q: IndexQuery): Promise<IndexHit[]> {
       await ready;
@@ -129,7 +135,8 @@ export function createPostgresPageIndex(db: Db): PageIndex & { ready: Promise<vo
       const run = async (mode: "all" | "any", limit: number, offset: number) => {
         const m = matchExpr(terms, mode);
         const rows = await sql<Row>`select * from (
-            select p.id, p.url, p.title, p.markdown, p.description, p.published_at, p.fetched_at, p.images, ${m.rank} as r
+            select p.id, p.url, p.title, p.markdown, p.description, p.published_at, p.published_day, p.fetched_at,
+              p.images, ${m.rank} as r
             from ${m.from} where ${m.where} and ${filters(q)}) hits
           order by r desc, id asc limit ${limit} offset ${offset}`.execute(db);
         return rows.rows.map(
@@ -138,7 +145,7 @@ export function createPostgresPageIndex(db: Db): PageIndex & { ready: Promise<vo
             title: r.title,
             markdown: r.markdown,
             description: r.description,
-            publishedAt: iso(r.published_at),
+            publishedAt: r.published_day ? (iso(r.published_at)?.slice(0, 10) ?? null) : iso(r.published_at),
             fetchedAt: iso(r.fetched_at) as string,
             images: imageList(r.images),
             score: Number(r.r),

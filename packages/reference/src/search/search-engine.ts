@@ -12,7 +12,7 @@ import { type IndexHit, type PageIndex, passesSites } from "./page-index.ts";
 import { parseQuery, snippetOf } from "./query-terms.ts";
 import type { BackendFor } from "./search-backends.ts";
 import { timeRangeStart } from "./upstream/time-range.ts";
-import type { TimeRange, UpstreamAnswer, UpstreamQuery } from "./upstream/upstream.ts";
+import { isDayOnly, type TimeRange, type UpstreamAnswer, type UpstreamQuery } from "./upstream/upstream.ts";
 
 type Params = Schemas["SearchParameters"] | Schemas["NewsParameters"];
 type Result = Schemas["SearchResult"];
@@ -109,15 +109,16 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
     const hits = answer.hits
       .filter((h) => passesSites(h.link, q.includeSites, q.excludeSites))
       // a result dated before the range is dropped; an undated one cannot be judged and stays
-      .filter((h) => !q.since || !h.date || h.date >= (q.since as string))
+      .filter((h) => !q.since || !h.date || Date.parse(h.date) >= Date.parse(q.since as string))
       .slice(0, q.maxResults);
     let results: Result[] = hits.map((h) => ({
       title: h.title,
       link: h.link,
       snippet: h.snippet,
-      // published_date as the live contract writes it (D-result-fields): a UTC date-time to the second; `date`, the
-      // full ISO string this reference sent before, stays for its earlier clients
-      ...(h.date ? { date: h.date, published_date: publishedDate(h.date) } : {}),
+      // published_date as the live contract writes it (D-result-fields): the day alone when the source gave only a
+      // day, else a UTC date-time to the second; `date`, the full ISO string this reference sent before, stays for
+      // its earlier clients
+      ...(h.date ? { date: fullIso(h.date), published_date: publishedDate(h.date) } : {}),
       // github's kind, stars, language; hackernews's points, num_comments, story_url (D-result-fields)
       ...h.fields,
     }));
@@ -143,8 +144,18 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
   };
 }
 
-/** An ISO date-time as D-result-fields writes `published_date`: `YYYY-MM-DDTHH:MM:SSZ` (UTC, no fraction). */
+/**
+ * A date as D-result-fields writes `published_date`: `YYYY-MM-DD` when the source gave the day alone, else
+ * `YYYY-MM-DDTHH:MM:SSZ` (UTC, no fraction).
+ */
 export function publishedDate(iso: string): string {
+  if (isDayOnly(iso)) return iso.trim();
   const t = Date.parse(iso);
   return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 19)}Z`;
+}
+
+/** The full ISO date-time of a date (a day alone is its midnight, UTC), as `date` has always been written. */
+function fullIso(iso: string): string {
+  const t = Date.parse(isDayOnly(iso) ? `${iso.trim()}T00:00:00Z` : iso);
+  return Number.isNaN(t) ? iso : new Date(t).toISOString();
 }

@@ -16,6 +16,7 @@ import {
   MAX_INDEXED_CHARS,
   type PageIndex,
   pageUrl,
+  publishedOf,
   siteOf,
 } from "./page-index.ts";
 import { allElseAny, fts5Match, parseQuery, type QueryTerm } from "./query-terms.ts";
@@ -97,7 +98,8 @@ export function createSqlitePageIndex(db: Db): PageIndex & { ready: Promise<void
     async add(page: IndexedPage) {
       await ready;
       const body = page.markdown.slice(0, MAX_INDEXED_CHARS);
-      const published = isoDate(page.publishedAt);
+      // kept as given when a day alone (publishedOf); ordered and filtered by its full date-time (dated_at)
+      const published = publishedOf(page.publishedAt);
       const fetched = isoDate(page.fetchedAt) ?? new Date().toISOString();
       const row = {
         url: pageUrl(page.url),
@@ -108,7 +110,7 @@ export function createSqlitePageIndex(db: Db): PageIndex & { ready: Promise<void
         language: page.language ?? null,
         published_at: published,
         fetched_at: fetched,
-        dated_at: published ?? fetched,
+        dated_at: isoDate(page.publishedAt) ?? fetched,
         images: JSON.stringify(page.images ?? []),
       };
       await db.transaction().execute(async (tx) => {

@@ -150,8 +150,18 @@ export function plainText(html: unknown): string {
 
 export function isoOrNull(value: unknown): string | null {
   if (typeof value !== "string" && typeof value !== "number") return null;
+  // a day alone stays a day (D-result-fields: published_date is YYYY-MM-DD when only the day is known)
+  if (typeof value === "string" && isDayOnly(value)) return value.trim();
   const t = typeof value === "number" ? value * 1000 : Date.parse(value);
   return Number.isFinite(t) ? new Date(t).toISOString() : null;
+}
+
+/** Whether a date names a day alone (`YYYY-MM-DD`, a real day), no time of it. */
+export function isDayOnly(value: string): boolean {
+  const v = value.trim();
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const t = Date.parse(`${v}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().startsWith(v);
 }
 
 /** The base URL with `path` appended (a base may carry a path prefix, e.g. a SearXNG behind /searx). */
