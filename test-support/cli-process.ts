@@ -83,3 +83,12 @@ export function runCli(
   });
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
+
+/** `runCli` with what it printed on either stream as one text (stdout, then stderr): for checks line by line. */
+export async function runCliOutput(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number | null; out: string }> {
+  const r = await runCli(args, options);
+  return { code: r.code, out: r.stdout + r.stderr };
+}

@@ -1,28 +1,18 @@
 // The suite end to end against the mock started through the CLI: a full run passes (exit 0) well within 60 s and
 // writes its three reports; a run that cannot proceed exits 2.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, type MockProcess, startMockProcess } from "../../../../../test-support/mock-process.ts";
+import { runCliOutput } from "../../../../../test-support/cli-process.ts";
+import { type MockProcess, startMockProcess } from "../../../../../test-support/mock-process.ts";
 import { runConformance } from "../index.ts";
 import { REPORT_FILES } from "../report/write-reports.ts";
 import type { ConformanceResult } from "../types.ts";
 
 const MOCK_ARGS = ["--key", "KEY:10000000", "--key", "BROKE:0", "--deepcrawl-steps", "0,0,200", "--rate-limit", "0"];
 
-function conform(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [BIN, "conform", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  return new Promise((r) => child.once("exit", (code) => r({ code, out })));
-}
+const conform = (args: string[]) => runCliOutput(["conform", ...args]);
 
 let mock: MockProcess;
 beforeAll(async () => {

@@ -3,12 +3,12 @@
 // operations the live version adds (404 there); the seed's suite against the live mock fails only where the live
 // version moved on (its version string, sogou, the MCP input schemas of search and crawl) and never plans the checks
 // of /ask and /feedback.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, type MockProcess, startMockProcess } from "../../../../../test-support/mock-process.ts";
+import { runCliOutput } from "../../../../../test-support/cli-process.ts";
+import { type MockProcess, startMockProcess } from "../../../../../test-support/mock-process.ts";
 import { runConformance } from "../index.ts";
 import { REPORT_FILES } from "../report/write-reports.ts";
 import type { ConformanceResult } from "../types.ts";
@@ -18,17 +18,7 @@ const MOCK_ARGS = ["--key", "KEY:10000000", "--key", "BROKE:0", "--deepcrawl-ste
 let live: MockProcess;
 let seed: MockProcess;
 
-function conform(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [BIN, "conform", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  return new Promise((r) => child.once("exit", (code) => r({ code, out })));
-}
+const conform = (args: string[]) => runCliOutput(["conform", ...args]);
 
 beforeAll(async () => {
   [live, seed] = await Promise.all([

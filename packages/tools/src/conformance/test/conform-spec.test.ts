@@ -3,10 +3,11 @@
 // `naver`, test-support/evolved-spec.ts): the mock serving it passes that version's suite; it still passes the
 // current one (clients of the older contract keep working against the newer implementation); and the mock serving
 // the current contract fails the newer suite exactly where the document moved on.
-import { spawn } from "node:child_process";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCliOutput } from "../../../../../test-support/cli-process.ts";
 import { ADDED_SEARCH_SERVICE, writeEvolvedSpec } from "../../../../../test-support/evolved-spec.ts";
-import { BIN, type MockProcess, startMockProcess } from "../../../../../test-support/mock-process.ts";
+import { type MockProcess, startMockProcess } from "../../../../../test-support/mock-process.ts";
 import { runConformance } from "../index.ts";
 
 const MOCK_ARGS = ["--key", "KEY:10000000", "--key", "BROKE:0", "--deepcrawl-steps", "0,0,200", "--rate-limit", "0"];
@@ -17,17 +18,7 @@ let evolved: string;
 let newer: MockProcess;
 let older: MockProcess;
 
-function conform(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [BIN, "conform", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  return new Promise((r) => child.once("exit", (code) => r({ code, out })));
-}
+const conform = (args: string[]) => runCliOutput(["conform", ...args]);
 
 beforeAll(async () => {
   evolved = writeEvolvedSpec();
