@@ -31,6 +31,55 @@ export interface JourneyCall {
   body: Buffer;
 }
 
+/**
+ * One call of a journey: sent with the key (another, or none with `key: null`), a request id of its own, recorded in
+ * `calls` with what came back (status 0 when the connection dropped: the journey goes on).
+ */
+export function journeyCaller(o: {
+  base: string;
+  key: string;
+  /** where each call is recorded, in order */
+  calls: JourneyCall[];
+  /** the x-request-id prefix: PREFIX-1, PREFIX-2, … */
+  requestIds: string;
+}) {
+  const { base, key, calls } = o;
+  return async (
+    name: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { key?: string | null; headers?: Record<string, string>; raw?: string } = {},
+  ) => {
+    const url = /^https?:/.test(path) ? path : `${base}${path}`;
+    const credential = opts.key === undefined ? key : opts.key;
+    const text = opts.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+    let status = 0;
+    let contentType = "";
+    let bytes = Buffer.alloc(0);
+    try {
+      const res = await fetch(url, {
+        method,
+        headers: {
+          ...(credential ? { authorization: `Bearer ${credential}` } : {}),
+          "x-request-id": `${o.requestIds}-${calls.length + 1}`,
+          ...(text === undefined ? {} : { "content-type": "application/json" }),
+          ...opts.headers,
+        },
+        body: text,
+      });
+      status = res.status;
+      contentType = res.headers.get("content-type") ?? "";
+      bytes = Buffer.from(await res.arrayBuffer());
+    } catch {
+      // a dropped connection: the client sees no answer, and goes on with its journey
+    }
+    const shown = url.startsWith(base) ? url.slice(base.length) : url;
+    calls.push({ name, method, path: shown, status, contentType, body: bytes });
+    return calls[calls.length - 1];
+  };
+}
+
 const PRODUCT = {
   type: "object",
   properties: { name: { type: "string" }, sku: { type: "string" }, price_usd: { type: "number" } },
@@ -50,40 +99,7 @@ export async function runCatchJourney(options: CatchJourneyOptions): Promise<Jou
   const settle = options.settle ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 50))));
   const calls: JourneyCall[] = [];
 
-  const call = async (
-    name: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    opts: { key?: string | null; headers?: Record<string, string>; raw?: string } = {},
-  ) => {
-    const url = /^https?:/.test(path) ? path : `${base}${path}`;
-    const credential = opts.key === undefined ? key : opts.key;
-    const text = opts.raw ?? (body === undefined ? undefined : JSON.stringify(body));
-    let status = 0;
-    let contentType = "";
-    let bytes = Buffer.alloc(0);
-    try {
-      const res = await fetch(url, {
-        method,
-        headers: {
-          ...(credential ? { authorization: `Bearer ${credential}` } : {}),
-          "x-request-id": `journey-${calls.length + 1}`,
-          ...(text === undefined ? {} : { "content-type": "application/json" }),
-          ...opts.headers,
-        },
-        body: text,
-      });
-      status = res.status;
-      contentType = res.headers.get("content-type") ?? "";
-      bytes = Buffer.from(await res.arrayBuffer());
-    } catch {
-      // a dropped connection: the client sees no answer, and goes on with its journey
-    }
-    const shown = url.startsWith(base) ? url.slice(base.length) : url;
-    calls.push({ name, method, path: shown, status, contentType, body: bytes });
-    return calls[calls.length - 1];
-  };
+  const call = journeyCaller({ base, key, calls, requestIds: "journey" });
   const json = (c: JourneyCall): Record<string, unknown> | undefined => {
     try {
       return JSON.parse(c.body.toString("utf8")) as Record<string, unknown>;

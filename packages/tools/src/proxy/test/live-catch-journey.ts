@@ -3,7 +3,7 @@
 // and one with every engine failing (the mock's Prefer steering), a report, a report while the mock's store is made
 // to fail, and eleven reports in a row by the empty account (the operation's window is ten a minute). Sequential, as
 // a script's calls are. Test glue.
-import type { JourneyCall } from "./catch-journey.ts";
+import { type JourneyCall, journeyCaller } from "./catch-journey.ts";
 
 export interface LiveCatchJourneyOptions {
   /** where the client sends its requests (the proxy) */
@@ -19,35 +19,7 @@ export interface LiveCatchJourneyOptions {
 export async function runLiveCatchJourney(options: LiveCatchJourneyOptions): Promise<JourneyCall[]> {
   const { base, key, brokeKey, admin } = options;
   const calls: JourneyCall[] = [];
-  const call = async (
-    name: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    opts: { key?: string; headers?: Record<string, string> } = {},
-  ) => {
-    let status = 0;
-    let contentType = "";
-    let bytes = Buffer.alloc(0);
-    try {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${opts.key ?? key}`,
-          "x-request-id": `live-journey-${calls.length + 1}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-          ...opts.headers,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      status = res.status;
-      contentType = res.headers.get("content-type") ?? "";
-      bytes = Buffer.from(await res.arrayBuffer());
-    } catch {
-      // a dropped connection: the client sees no answer, and goes on with its journey
-    }
-    calls.push({ name, method, path, status, contentType, body: bytes });
-  };
+  const call = journeyCaller({ base, key, calls, requestIds: "live-journey" });
   const steerStore = (times: number) =>
     fetch(`${admin}/__mock/feedback/failures`, {
       method: "PUT",
