@@ -23,12 +23,18 @@ export function walk(dir) {
   });
 }
 
+/** The packages `npm run build` builds: every folder of packages/ but the private bench (and dot-entries). */
+export function builtPackages() {
+  return readdirSync(join(ROOT, "packages"))
+    .filter((p) => p !== "bench" && !p.startsWith("."))
+    .sort();
+}
+
 /** The hash of the built packages' inputs. */
 export function sourceFingerprint() {
   const hash = createHash("sha256");
   const files = [join(ROOT, "tools", "build.js"), join(ROOT, "tsconfig.build.json")];
-  for (const pkg of readdirSync(join(ROOT, "packages")).sort()) {
-    if (pkg === "bench" || pkg.startsWith(".")) continue;
+  for (const pkg of builtPackages()) {
     const src = join(ROOT, "packages", pkg, "src");
     files.push(join(ROOT, "packages", pkg, "package.json"));
     files.push(...walk(src).filter((f) => !isTest(relative(src, f))));

@@ -6,21 +6,11 @@
 // not built; the repository's tests run the sources. Nothing is done when packages/.built-from says dist/ is of the
 // same sources (tools/build-fingerprint.js); `node tools/build.js --force` builds anyway.
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FINGERPRINT_FILE, isTest, sourceFingerprint, walk } from "./build-fingerprint.js";
+import { builtPackages, FINGERPRINT_FILE, isTest, sourceFingerprint, walk } from "./build-fingerprint.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BUILD = join(ROOT, ".build");
@@ -30,7 +20,7 @@ const started = performance.now();
 const fingerprint = sourceFingerprint(); // of the sources this build reads, before it reads them
 // built from these very sources already (every dist/ there): nothing to do, as make says; --force builds anyway.
 // `.ci/run` packs the packages for their smoke while `npm test` runs, whose own build must then leave dist/ alone.
-const packages = readdirSync(join(ROOT, "packages")).filter((p) => p !== "bench" && !p.startsWith("."));
+const packages = builtPackages();
 const builtFrom = existsSync(FINGERPRINT_FILE) ? readFileSync(FINGERPRINT_FILE, "utf8").trim() : "";
 if (
   !process.argv.includes("--force") &&
