@@ -8,7 +8,7 @@ import { echoedParameters } from "@plumbline-kit/platform/request-defaults";
 import type { Clock } from "@plumbline-kit/platform/stores";
 import { crawlResults } from "./crawl-results.ts";
 import { imagesOf, uniqueImages } from "./page-images.ts";
-import { type IndexHit, type PageIndex, passesSites } from "./page-index.ts";
+import { type IndexHit, isoDate, type PageIndex, passesSites } from "./page-index.ts";
 import { parseQuery, snippetOf } from "./query-terms.ts";
 import type { BackendFor } from "./search-backends.ts";
 import { timeRangeStart } from "./upstream/time-range.ts";
@@ -117,8 +117,8 @@ export function createSearchEngines(o: SearchEngineOptions): Pick<Engines, "sear
       snippet: h.snippet,
       // published_date as the live contract writes it (D-result-fields): the day alone when the source gave only a
       // day, else a UTC date-time to the second; `date`, the full ISO string this reference sent before, stays for
-      // its earlier clients
-      ...(h.date ? { date: fullIso(h.date), published_date: publishedDate(h.date) } : {}),
+      // its earlier clients (a day alone is its midnight, UTC, as Date reads a date without a time)
+      ...(h.date ? { date: isoDate(h.date) ?? h.date, published_date: publishedDate(h.date) } : {}),
       // github's kind, stars, language; hackernews's points, num_comments, story_url (D-result-fields)
       ...h.fields,
     }));
@@ -152,10 +152,4 @@ export function publishedDate(iso: string): string {
   if (isDayOnly(iso)) return iso.trim();
   const t = Date.parse(iso);
   return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 19)}Z`;
-}
-
-/** The full ISO date-time of a date (a day alone is its midnight, UTC), as `date` has always been written. */
-function fullIso(iso: string): string {
-  const t = Date.parse(isDayOnly(iso) ? `${iso.trim()}T00:00:00Z` : iso);
-  return Number.isNaN(t) ? iso : new Date(t).toISOString();
 }
