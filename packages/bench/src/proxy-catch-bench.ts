@@ -346,8 +346,8 @@ export async function benchProxyCatch(options: ProxyCatchOptions = {}): Promise<
 /**
  * The live contract's seeded faults (conformance/test/live-fault-variants.ts): the live journey through the proxy
  * under --contract live in front of the live mock behind each, and the suite's verdict on its own check list. The
- * mock runs its rate limits on a manual clock, moved past the window between journeys, so each starts in a fresh
- * one; every suite run reports with an empty account of its own.
+ * mock runs its rate limits on a manual clock, set to the start of the next window before each journey, so each
+ * starts in a fresh one; every suite run reports with an empty account of its own.
  */
 async function liveFaults(
   wanted: (name: string) => boolean,
@@ -358,7 +358,7 @@ async function liveFaults(
   const { runConformance } = await import("@plumbline-kit/tools/conformance/index");
   const { startFaultProxy } = await import("@plumbline-kit/tools/conformance/test/fault-proxy");
   const { liveFaultVariants } = await import("@plumbline-kit/tools/conformance/test/live-fault-variants");
-  const { runLiveCatchJourney } = await import("@plumbline-kit/tools/proxy/test/live-catch-journey");
+  const { runLiveCatchJourney, startNextWindow } = await import("@plumbline-kit/tools/proxy/test/live-catch-journey");
   const contract = await loadContract({ version: "live" });
   const variants = liveFaultVariants();
   const broke = (i: number) => `${BROKE}-live-${i}`;
@@ -371,15 +371,11 @@ async function liveFaults(
       ...Array.from({ length: variants.length + 1 }, (_, i) => ({ key: broke(i), credits: 0 })),
     ],
   });
-  const nextWindow = () =>
-    fetch(`${mock.url}/__mock/clock/advance`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ms: 61_000 }),
-    }).then((r) => r.arrayBuffer());
+  const nextWindow = () => startNextWindow(mock.url);
   const journey = (base: string) => runLiveCatchJourney({ base, key: KEY, brokeKey: broke(0), admin: mock.url });
   const faults: FaultOutcome[] = [];
   try {
+    await nextWindow();
     const clean = await journeyThroughProxy(contract, mock.url, undefined, journey);
     const suiteVariants = liveFaultVariants();
     for (const [i, v] of variants.entries()) {

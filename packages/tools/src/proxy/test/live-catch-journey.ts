@@ -16,6 +16,24 @@ export interface LiveCatchJourneyOptions {
   admin: string;
 }
 
+/**
+ * Moves the mock's manual clock to the start of the next rate window (the windows are fixed, aligned to the epoch),
+ * so a burst of reports that follows lies inside one window and its tenth answer says the whole window is left
+ * (t=60), whatever time the mock started at: advancing by a window's length instead keeps the start's offset, and a
+ * tenth answer at t=1 is one the proxy's feedback-rate-window cannot judge (a miss, about one run in sixty).
+ */
+export async function startNextWindow(admin: string, windowMs = 60_000): Promise<void> {
+  const clock = (await (await fetch(`${admin}/__mock/clock`)).json()) as { epochMs: number };
+  const time = new Date((Math.floor(clock.epochMs / windowMs) + 1) * windowMs).toISOString();
+  const r = await fetch(`${admin}/__mock/clock/set`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ time }),
+  });
+  await r.arrayBuffer();
+  if (!r.ok) throw new Error(`the mock's clock was not set to ${time}: ${r.status}`);
+}
+
 export async function runLiveCatchJourney(options: LiveCatchJourneyOptions): Promise<JourneyCall[]> {
   const { base, key, brokeKey, admin } = options;
   const calls: JourneyCall[] = [];

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fault, jsonOf, startFaultProxy, withJson } from "../../conformance/test/fault-proxy.ts";
 import { liveFaultVariants } from "../../conformance/test/live-fault-variants.ts";
 import { startProxy } from "../start-proxy.ts";
+import { startNextWindow } from "./live-catch-journey.ts";
 
 const KEY = "plb_live_proxy_key";
 let mock: RunningMock;
@@ -114,15 +115,12 @@ describe("the proxy under --contract live, in front of the live mock", () => {
   });
 
   it("names the eleventh report of a window accepted (feedback-rate-window), and finds nothing when it is refused", async () => {
+    await startNextWindow(limited.url);
     const clean = await reports({}, 11);
     expect(clean.statuses).toEqual([...Array(10).fill(201), 429]);
     expect(clean.rules).toEqual([]);
-    // the next window: the manual clock moved past the one the reports used up
-    await fetch(`${limited.url}/__mock/clock/advance`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ms: 61_000 }),
-    });
+    // the next window: the manual clock set to its start, past the one the reports used up
+    await startNextWindow(limited.url);
     const faulty = await reports(variant("the eleventh report within a minute accepted").fault, 11);
     expect(faulty.statuses).toEqual(Array(11).fill(201));
     expect(faulty.rules).toEqual(["feedback-rate-window"]);
