@@ -168,6 +168,10 @@ describe("the gate's load stage", () => {
       "load",
       "--time",
       "16",
+      // a budget paces the stage (a rate the credits cover, as a CI job against a paid target runs it) rather than
+      // the closed loop, which would keep both cores busy for the whole stage: progress lines are what is judged here
+      "--budget-credits",
+      "2000",
       "--no-report",
     ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
