@@ -115,38 +115,30 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
   const limits = { ...DEFAULT_HTML_LIMITS, ...o.limits };
   // below this a worker cannot even load the parsers, and would be restarted forever
   const heapMb = Math.max(48, o.heapMb ?? DEFAULT_PARSE_POOL.heapMb);
+  const pool = new Piscina({
+    // from the sources a worker loads the TypeScript through a shim (./parse-worker.mjs); built, the .js itself
+    filename: new URL(import.meta.url.endsWith(".ts") ? "./parse-worker.mjs" : "./parse-worker.js", import.meta.url)
+      .href,
+    // every worker started up front and kept: loading the parsers takes a worker about half a second
+    minThreads: threads,
+    maxThreads: threads,
+    maxQueue: o.maxQueue ?? threads * 8,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
+    workerData: { nice: Math.min(19, Math.max(0, o.nice ?? DEFAULT_PARSE_POOL.nice)) },
+  });
   let closed = false;
   // a worker posts a task's id when it starts it (parse-worker.ts), and the time cap starts then: one message on the
   // worker's own port, where a channel per task cost the event loop a tenth of its allocation per crawl
   const started = new Map<number, (tid: number | undefined, cpuAtStart: number | undefined) => void>();
   let nextId = 1;
-  // The workers start with the first parse, all of them, and are kept: loading the parsers costs a worker about a
-  // CPU-second, which a reference never asked to parse (one serving only search, accounts, payments) never spends.
-  // The first task waits for its worker to load; its time cap starts when the worker starts it, as every task's.
-  let pool: Piscina | null = null;
-  const thePool = (): Piscina => {
-    if (pool) return pool;
-    const created = new Piscina({
-      // from the sources a worker loads the TypeScript through a shim (./parse-worker.mjs); built, the .js itself
-      filename: new URL(import.meta.url.endsWith(".ts") ? "./parse-worker.mjs" : "./parse-worker.js", import.meta.url)
-        .href,
-      minThreads: threads,
-      maxThreads: threads,
-      maxQueue: o.maxQueue ?? threads * 8,
-      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
-      workerData: { nice: Math.min(19, Math.max(0, o.nice ?? DEFAULT_PARSE_POOL.nice)) },
-    });
-    created.on("message", (m: { parseStarted?: number; tid?: number; cpuMs?: number }) => {
-      if (typeof m?.parseStarted === "number") started.get(m.parseStarted)?.(m.tid, m.cpuMs);
-    });
-    // a worker that dies outside any task (its heap cap, while idle) is replaced by piscina; it must not crash the
-    // process as an unhandled 'error' event
-    created.on("error", (err: Error) => {
-      if (!closed) console.error(`plumbline: a parsing worker failed: ${err.message}`);
-    });
-    pool = created;
-    return created;
-  };
+  pool.on("message", (m: { parseStarted?: number; tid?: number; cpuMs?: number }) => {
+    if (typeof m?.parseStarted === "number") started.get(m.parseStarted)?.(m.tid, m.cpuMs);
+  });
+  // a worker that dies outside any task (its heap cap, while idle) is replaced by piscina; it must not crash the
+  // process as an unhandled 'error' event
+  pool.on("error", (err: Error) => {
+    if (!closed) console.error(`plumbline: a parsing worker failed: ${err.message}`);
+  });
 
   async function run<T>(task: ParseTask, what: string, caller?: AbortSignal): Promise<EngineResult<T>> {
     if (closed) return failed("The reference is shutting down");
@@ -179,7 +171,7 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
       check(taskTimeoutMs);
     });
     try {
-      const out = (await thePool().run({ ...task, id }, { signal: abort.signal })) as ParseOutcome<unknown>;
+      const out = (await pool.run({ ...task, id }, { signal: abort.signal })) as ParseOutcome<unknown>;
       return fromOutcome<T>(what, out);
     } catch (err) {
       if (why === "caller") return failed(`The parse of ${what} was cancelled`);
@@ -210,7 +202,7 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     arxivFeed: (body, maxEntries, signal) => run({ kind: "arxiv-feed", body, maxEntries }, "arXiv feed", signal),
     async close() {
       closed = true;
-      await pool?.destroy();
+      await pool.destroy();
     },
   };
 }
