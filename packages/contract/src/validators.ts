@@ -33,7 +33,8 @@ export function createAjv(): Ajv2020 {
   return ajv;
 }
 
-function escapePointerToken(token: string): string {
+/** A name as one JSON Pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`). */
+export function escapePointerToken(token: string): string {
   return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 

@@ -3,6 +3,7 @@
 // (D-validation-status, D-error-codes), or 400 for a schema-valid value refused outside the schema.
 
 import type { JsonSchema } from "@plumbline-kit/contract";
+import { escapePointerToken } from "@plumbline-kit/contract/validators";
 import fc from "fast-check";
 import { badEnum, plainJsonValue, unknownName, WRONG_TYPED } from "./bad-values.ts";
 import { unitArbitrary } from "./boundary-values.ts";
@@ -49,10 +50,6 @@ export interface Slot {
   status: 400 | 422;
   /** the breaking value, and the pointer where it goes */
   draw: fc.Arbitrary<{ pointer: string; value: unknown }>;
-}
-
-function escapeToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function typesOf(schema: JsonSchema): string[] {
@@ -139,14 +136,14 @@ export function violationSlots(schema: JsonSchema, pointer = ""): Slot[] {
     if (schema.additionalProperties === false) {
       const draw = fc
         .record({ name: unknownName(names), value: plainJsonValue(1) })
-        .map(({ name, value }) => ({ pointer: `${pointer}/${escapeToken(name)}`, value }));
+        .map(({ name, value }) => ({ pointer: `${pointer}/${escapePointerToken(name)}`, value }));
       out.push({ kind: "unknown-property", keyword: "additionalProperties", status: 422, draw });
     }
     for (const name of schema.required ?? []) {
-      out.push(slot("missing-required", "required", `${pointer}/${escapeToken(name)}`, fc.constant(DELETE)));
+      out.push(slot("missing-required", "required", `${pointer}/${escapePointerToken(name)}`, fc.constant(DELETE)));
     }
     for (const [name, sub] of Object.entries(schema.properties)) {
-      out.push(...violationSlots(sub, `${pointer}/${escapeToken(name)}`));
+      out.push(...violationSlots(sub, `${pointer}/${escapePointerToken(name)}`));
     }
   }
   return out;

@@ -75,10 +75,6 @@ export function pointerTokens(pointer: string): string[] {
     .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
-export function escapeToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 function lineLocator(doc: Document, counter: LineCounter): (pointer: string) => number {
   const lineAt = (offset: number | undefined) => (offset === undefined ? 1 : counter.linePos(offset).line);
   return (pointer) => {
