@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { register } from "node:module";
 import { FINGERPRINT_FILE, sourceFingerprint } from "../tools/build-fingerprint.js";
 
-/** Whether `built` (a file: URL under some package's dist/) is of the current sources. */
+/** Whether `built` (a file: URL under some package's dist/) is of the current sources. @param {URL} built */
 export function builtIsCurrent(built) {
   if (process.env.PLUMBLINE_TEST_FROM_SOURCES === "1") return false;
   if (!existsSync(built) || !existsSync(FINGERPRINT_FILE)) return false;
@@ -26,6 +26,9 @@ export async function registerSources() {
 /**
  * A worker thread's module: the built one when it is current, else the TypeScript source through tsx (a worker
  * inherits no module loader from the thread that started it).
+ * @param {URL} source the TypeScript module
+ * @param {URL} built its built JavaScript
+ * @returns {Promise<any>} the module's namespace
  */
 export async function importWorkerModule(source, built) {
   if (builtIsCurrent(built)) return import(built.href);
