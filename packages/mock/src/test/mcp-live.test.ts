@@ -72,7 +72,8 @@ describe("/mcp on the mock under --contract live", () => {
 });
 
 describe("/mcp's feedback tool under the operation's own rate window", () => {
-  const limited = useMock({ contractVersion: "live", rateLimits: { perAccount: 200 } });
+  // a manual clock: the window cannot end between the eleven calls (windows are fixed, aligned to the epoch)
+  const limited = useMock({ contractVersion: "live", clock: "manual", rateLimits: { perAccount: 200 } });
   it("refuses the eleventh report within a minute with API error: 429, as REST does", async () => {
     const c = await mcpClientWithKey(`${limited.mock.url}/mcp`, KEY);
     try {
