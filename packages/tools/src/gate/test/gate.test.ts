@@ -93,9 +93,13 @@ describe("plumbline gate", () => {
         "payment-key,oauth-account",
         "--scenario",
         "reference",
-        // no --thresholds: the gate's default correctness budgets, not the reference's speed budgets (issue 25)
+        // no --thresholds: the gate's default correctness budgets, not the reference's speed budgets (issue 25).
+        // The load stage spends what the budget leaves over the seconds the box leaves, so a slow machine (less time
+        // left) would get a faster rate: with 400 credits a CI run beside the package smoke had 3 s left and sent
+        // 135 crawls a second, more than two busy cores serve within the gate's answer-time budget. Conformance and
+        // the fuzzer take ~30 of these 100 credits, so the load stage stays within tens of crawls a second.
         "--budget-credits",
-        "400",
+        "100",
         "--time",
         "20",
       ]);
@@ -103,7 +107,7 @@ describe("plumbline gate", () => {
       expect(junitSuites(r.dir).map(([s]) => s)).toEqual(["conform", "fuzz", "load"]);
       const json = JSON.parse(readFileSync(join(r.dir, "gate.json"), "utf8"));
       expect(json.creditsSpent).toBeGreaterThan(0);
-      expect(json.creditsSpent).toBeLessThanOrEqual(400);
+      expect(json.creditsSpent).toBeLessThanOrEqual(100);
       // every real-page check ran: the reference read the manifest's canary page
       expect(json.stages[0].summary).not.toMatch(/fixture|synthetic/);
     } finally {
