@@ -1,5 +1,6 @@
 // The fixture site serves what the semantic checks rely on: robots.txt → sitemap index → gzipped sitemap, the
 // canary token keyed by the server's secret, status pages, and an origin without any sitemap.
+import { type AddressInfo, createServer, type Server } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONVENTIONAL_ONLY_PAGE, type FixtureServer, startFixtureServer } from "../fixtures/fixture-server.ts";
@@ -84,13 +85,39 @@ describe("the fixture site", () => {
 
 describe("starting the fixture site", () => {
   it("refuses a port in use with a clear error and leaves nothing listening", async () => {
-    const taken = Number(new URL(site.url).port);
-    // the site asked for on taken - 1: its first port is free, its second (taken) is not
-    const attempt = startFixtureServer(taken - 1);
-    await expect(attempt).rejects.toThrow(/cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
-    // the half-started first origin was closed again: its port can be taken at once
-    const again = await startFixtureServer(taken - 1).catch((err: Error) => err);
-    expect(again).toBeInstanceOf(Error);
-    expect((again as Error).message).not.toMatch(new RegExp(`:${taken - 1} `));
+    // a port held here whose port below is free (other test files listen on ports of their own meanwhile): the
+    // site asked for on taken - 1 gets its first port and not its second
+    const { holder, taken } = await heldPortAboveAFreeOne();
+    try {
+      const attempt = startFixtureServer(taken - 1);
+      await expect(attempt).rejects.toThrow(/cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
+      // the half-started first origin was closed again: its port can be taken at once
+      const again = await startFixtureServer(taken - 1).catch((err: Error) => err);
+      expect(again).toBeInstanceOf(Error);
+      expect((again as Error).message).not.toMatch(new RegExp(`:${taken - 1} `));
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });
+
+/** A loopback port held by a server of this test, and free just below it (tried a few times: ports come and go). */
+async function heldPortAboveAFreeOne(): Promise<{ holder: Server; taken: number }> {
+  const listen = (port: number) =>
+    new Promise<Server | null>((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(null));
+      server.listen(port, "127.0.0.1", () => resolve(server));
+    });
+  for (let i = 0; i < 20; i++) {
+    const holder = (await listen(0)) as Server;
+    const taken = (holder.address() as AddressInfo).port;
+    const below = taken > 1024 ? await listen(taken - 1) : null;
+    if (below) {
+      await new Promise((resolve) => below.close(resolve));
+      return { holder, taken };
+    }
+    await new Promise((resolve) => holder.close(resolve));
+  }
+  throw new Error("no free port below a held one in 20 tries");
+}
