@@ -16,11 +16,26 @@ export function builtIsCurrent(built) {
   return readFileSync(FINGERPRINT_FILE, "utf8").trim() === sourceFingerprint();
 }
 
+/**
+ * tsx's API, with plumbline's packages resolved to their sources on this thread. tsx is a devDependency of the
+ * repository (this file is in no package): without it, a message saying so instead of a resolution error.
+ * @returns {Promise<typeof import("tsx/esm/api")>}
+ */
+async function sourceLoader() {
+  register("./source-hooks.js", import.meta.url);
+  try {
+    return await import("tsx/esm/api");
+  } catch (err) {
+    if (/** @type {{ code?: string }} */ (err).code !== "ERR_MODULE_NOT_FOUND") throw err;
+    throw new Error(
+      "plumbline's sources run through tsx, a devDependency of this repository: run npm ci in it (an installed plumbline runs with npx plumbline)",
+    );
+  }
+}
+
 /** Makes this thread able to import plumbline's TypeScript sources (once per thread). */
 export async function registerSources() {
-  register("./source-hooks.js", import.meta.url);
-  const { register: registerTsx } = await import("tsx/esm/api");
-  registerTsx();
+  (await sourceLoader()).register();
 }
 
 /**
@@ -32,7 +47,5 @@ export async function registerSources() {
  */
 export async function importWorkerModule(source, built) {
   if (builtIsCurrent(built)) return import(built.href);
-  register("./source-hooks.js", import.meta.url);
-  const { tsImport } = await import("tsx/esm/api");
-  return tsImport(source.href, import.meta.url);
+  return (await sourceLoader()).tsImport(source.href, import.meta.url);
 }
