@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { builtPackages, FINGERPRINT_FILE, isTest, sourceFingerprint, walk } from "./build-fingerprint.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -76,6 +76,20 @@ await build({
 });
 if (!existsSync(join(ROOT, "packages/contract/dist/vendor/mppx.js")))
   throw new Error("the vendor bundle was not written");
+// the bundled OpenAPI documents, parsed and validated once here (every bound profile) instead of at every command's
+// start: NAME.checked.json beside NAME.yaml, naming the YAML by its digest (packages/contract/src/document.ts)
+{
+  const contractDist = join(ROOT, "packages/contract/dist");
+  const { contractPath, CONTRACT_VERSIONS, checkedDocumentPath, documentDigest, readRawDocument, validateDocument } =
+    await import(pathToFileURL(join(contractDist, "document.js")).href);
+  const { applyProfile, profileNames } = await import(pathToFileURL(join(contractDist, "profiles.js")).href);
+  for (const version of CONTRACT_VERSIONS) {
+    const path = contractPath(version);
+    const document = readRawDocument(path);
+    for (const profile of profileNames(document)) await validateDocument(applyProfile(document, profile));
+    writeFileSync(checkedDocumentPath(path), JSON.stringify({ sha256: documentDigest(readFileSync(path)), document }));
+  }
+}
 // the command a package installs is executable, as npm makes it on install (tests run it from dist/ through npx)
 for (const pkg of packages) {
   const manifest = JSON.parse(readFileSync(join(ROOT, "packages", pkg, "package.json"), "utf8"));

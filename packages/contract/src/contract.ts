@@ -7,6 +7,7 @@ import {
   contractPath,
   dereferenceDocument,
   type OpenApiDocument,
+  readCheckedDocument,
   readRawDocument,
   validateDocument,
 } from "./document.ts";
@@ -68,8 +69,10 @@ export function loadContract(options: LoadOptions = {}): Promise<Contract> {
 }
 
 async function build(path: string, profile: string): Promise<Contract> {
-  const raw = applyProfile(readRawDocument(path), profile);
-  await validateDocument(raw);
+  // the bundled documents come checked by the build (every profile validated); any other is validated here
+  const checked = readCheckedDocument(path);
+  const raw = applyProfile(checked ?? readRawDocument(path), profile);
+  if (!checked) await validateDocument(raw);
   const document = await dereferenceDocument(raw);
   const operations = indexOperations(document);
   const byId = new Map(operations.map((o) => [o.operationId, o]));

@@ -1,11 +1,20 @@
 // The document itself: valid OpenAPI 3.1, lint-clean, its examples valid, its derived files in sync.
-import { readFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DECISIONS_PATH } from "@plumbline-kit/tools/spec/cli";
 import { lintDocument } from "@plumbline-kit/tools/spec/lint";
 import { generateTypes, TYPES_PATH } from "@plumbline-kit/tools/spec/types-gen";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decisionReferences, renderDecisionsPage } from "./decisions.ts";
-import { readRawDocument } from "./document.ts";
+import {
+  CONTRACT_VERSIONS,
+  checkedDocumentPath,
+  contractPath,
+  documentDigest,
+  readCheckedDocument,
+  readRawDocument,
+} from "./document.ts";
 import { type Contract, ERROR_CATALOGUE, loadContract } from "./index.ts";
 import { PROFILE_NAMES, profileNames } from "./profiles.ts";
 
@@ -148,5 +157,46 @@ describe("files derived from the document", () => {
     expect(page).toBe(renderDecisionsPage(readRawDocument()));
     for (const code of Object.keys(ERROR_CATALOGUE)) expect(page).toContain(`\`${code}\``);
     for (const d of c.decisions) expect(page).toContain(`## ${d.id}:`);
+  });
+});
+
+describe("the build's checked copy of a document (NAME.checked.json, tools/build.js)", () => {
+  it("is what the build wrote beside each bundled document of dist/, naming its YAML by digest", () => {
+    for (const version of CONTRACT_VERSIONS) {
+      const built = contractPath(version).replace(/\/src\//, "/dist/");
+      const checked = readCheckedDocument(built);
+      expect(checked, `${checkedDocumentPath(built)}: run npm run build`).toBeDefined();
+      expect(checked).toEqual(readRawDocument(built));
+    }
+  });
+
+  it("is read when its digest is the YAML's, and ignored once the YAML changed or when there is none", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plumbline-checked-"));
+    try {
+      const path = join(dir, "openapi.yaml");
+      copyFileSync(contractPath("seed"), path);
+      expect(readCheckedDocument(path)).toBeUndefined();
+      const doc = readRawDocument(path);
+      writeFileSync(
+        checkedDocumentPath(path),
+        JSON.stringify({ sha256: documentDigest(readFileSync(path)), document: doc }),
+      );
+      expect(readCheckedDocument(path)).toEqual(doc);
+      // the document a command then serves is the checked copy's: one changed only there shows it was read
+      const marked = { ...doc, info: { ...doc.info, title: "from the checked copy" } };
+      writeFileSync(
+        checkedDocumentPath(path),
+        JSON.stringify({ sha256: documentDigest(readFileSync(path)), document: marked }),
+      );
+      expect((await loadContract({ path })).raw.info.title).toBe("from the checked copy");
+      // an edited YAML is read (and validated) again, whatever the copy beside it says
+      const edited = join(dir, "edited.yaml");
+      writeFileSync(edited, readFileSync(path, "utf8").replace(/^(\s+title:\s*).*$/m, "$1Edited since"));
+      copyFileSync(checkedDocumentPath(path), checkedDocumentPath(edited));
+      expect(readCheckedDocument(edited)).toBeUndefined();
+      expect((await loadContract({ path: edited })).raw.info.title).toBe("Edited since");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
 // Reads spec/openapi.yaml, the single source of truth (issue 2). Every other part gets the contract from here.
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import SwaggerParser from "@apidevtools/swagger-parser";
@@ -35,6 +36,38 @@ export function readRawDocument(path: string = SPEC_PATH): OpenApiDocument {
     throw new Error(`${path}: ${why}${code && code !== "ENOENT" && code !== "EISDIR" ? "" : ` (${code})`}`);
   }
   return parse(text) as OpenApiDocument;
+}
+
+/**
+ * The build's parsed copy of a document it validated (tools/build.js writes `NAME.checked.json` beside the bundled
+ * `NAME.yaml`, with the YAML's SHA-256 and every bound profile checked against the OpenAPI 3.1 meta-schema), or
+ * undefined: no copy (the sources, a document of the user's) or one of other text (the YAML edited since). Reading
+ * the YAML and validating it took ~500 ms of every command's start; this takes a few.
+ */
+export function readCheckedDocument(path: string): OpenApiDocument | undefined {
+  let checked: { sha256?: unknown; document?: unknown };
+  try {
+    checked = JSON.parse(readFileSync(checkedDocumentPath(path), "utf8"));
+  } catch {
+    return undefined;
+  }
+  let text: Buffer;
+  try {
+    text = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  return checked.sha256 === documentDigest(text) ? (checked.document as OpenApiDocument) : undefined;
+}
+
+/** Where the build writes the checked copy of the document at `path`. */
+export function checkedDocumentPath(path: string): string {
+  return `${path.replace(/\.ya?ml$/, "")}.checked.json`;
+}
+
+/** The digest a checked copy names its YAML by. */
+export function documentDigest(text: Buffer | string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /** Validates the document against the OpenAPI 3.1 meta-schema; throws with the parser's message when it is not. */

@@ -116,6 +116,21 @@ export function normalizeContentType(ct: string | undefined): string {
   return (ct ?? "").split(";")[0].trim().toLowerCase();
 }
 
+/**
+ * A validator compiled at its first use: a command compiles what it judges, not the whole document (compiling every
+ * schema took ~165 ms of each process's start).
+ */
+function compiledOnUse(ajv: Ajv2020, schema: JsonSchema): ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    compiled ??= ajv.compile(schema);
+    const ok = compiled(data);
+    validate.errors = compiled.errors;
+    return ok;
+  }) as ValidateFunction;
+  return validate;
+}
+
 export function createValidators(operations: OperationSpec[], ajv: Ajv2020 = createAjv()): ContractValidators {
   const bodies = new Map<string, BodyValidator>();
   const params = new Map<string, { query?: ValidateFunction; path?: ValidateFunction }>();
@@ -125,15 +140,15 @@ export function createValidators(operations: OperationSpec[], ajv: Ajv2020 = cre
     if (op.requestSchema) {
       const { object, array } = splitBranches(op.requestSchema);
       bodies.set(op.operationId, {
-        object: object ? ajv.compile(object) : undefined,
-        array: array ? ajv.compile(array) : undefined,
+        object: object ? compiledOnUse(ajv, object) : undefined,
+        array: array ? compiledOnUse(ajv, array) : undefined,
       });
     }
     const byLocation: { query?: ValidateFunction; path?: ValidateFunction } = {};
     for (const where of ["query", "path"] as const) {
       const ps = op.parameters.filter((p) => p.in === where);
       if (ps.length === 0) continue;
-      byLocation[where] = ajv.compile({
+      byLocation[where] = compiledOnUse(ajv, {
         type: "object",
         properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])),
         required: ps.filter((p) => p.required).map((p) => p.name),
@@ -146,11 +161,11 @@ export function createValidators(operations: OperationSpec[], ajv: Ajv2020 = cre
     for (const [status, res] of op.responses) {
       const json = new Map<string, ValidateFunction>();
       for (const [ct, schema] of Object.entries(res.content)) {
-        if (ct.includes("json")) json.set(ct, ajv.compile(schema));
+        if (ct.includes("json")) json.set(ct, compiledOnUse(ajv, schema));
       }
       const headers = new Map<string, { required: boolean; validate: ValidateFunction }>();
       for (const [name, h] of Object.entries(res.headers)) {
-        headers.set(name, { required: h.required, validate: ajv.compile(h.schema) });
+        headers.set(name, { required: h.required, validate: compiledOnUse(ajv, h.schema) });
       }
       perStatus.set(status, { json, contentTypes: Object.keys(res.content), headers });
     }
