@@ -1,7 +1,6 @@
 // The agent-facing discovery documents (interface-spec "Discovery endpoints"), generated per request from the
 // document and the configured addresses: the MCP protected-resource metadata (D-mcp-endpoint), the API catalog
 // (RFC 9727, D-api-catalog), the MCP server card (D-mcp-server-card) and the agent skills index (D-agent-skills).
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { mcpSettings } from "@plumbline-kit/contract";
 import type { FastifyInstance } from "fastify";
 import { renderSkill, SKILL_PATH, skillsIndex } from "./agent-skill.ts";
@@ -63,6 +62,8 @@ export function agentDiscoveryRoutes(app: FastifyInstance, o: PlatformOptions) {
 
   app.get("/.well-known/mcp/server-card.json", { config: { operationId: "getMcpServerCard" } }, async (req) => {
     const u = agentUrlsOf(req, o);
+    // the SDK's protocol versions, loaded with the SDK at the first request that needs it (mcp-routes.ts)
+    const { SUPPORTED_PROTOCOL_VERSIONS } = await import("@modelcontextprotocol/sdk/types.js");
     return {
       $schema: SERVER_CARD_SCHEMA,
       name: cardName(u.site, mcp.serverName),

@@ -2,14 +2,7 @@
 // Streamable HTTP through the official MCP SDK, stateless (one server and transport per request, no session), its
 // tools listed from the document and run as the REST operations. The low-level `Server` is used on purpose: it
 // lists the document's JSON Schemas as they are, where `McpServer` would want them re-typed in zod.
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode as JsonRpcError,
-  ListToolsRequestSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { mcpSettings, serializeError } from "@plumbline-kit/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { agentUrlsOf } from "./agent-urls.ts";
@@ -18,6 +11,30 @@ import { callTool } from "./mcp-tool-call.ts";
 import type { PlatformOptions } from "./platform-options.ts";
 import { sendError } from "./request-state.ts";
 import type { Account } from "./stores.ts";
+
+/**
+ * The SDK, loaded at the first MCP request rather than with the server: its schemas (zod) took ~0.25 CPU-seconds
+ * of every mock's and reference's start, most of which never see an MCP client.
+ */
+let sdk:
+  | Promise<{
+      Server: typeof import("@modelcontextprotocol/sdk/server/index.js").Server;
+      Transport: typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js").WebStandardStreamableHTTPServerTransport;
+      types: typeof import("@modelcontextprotocol/sdk/types.js");
+    }>
+  | undefined;
+function loadSdk() {
+  sdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/server/index.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]).then(([server, transport, types]) => ({
+    Server: server.Server,
+    Transport: transport.WebStandardStreamableHTTPServerTransport,
+    types,
+  }));
+  return sdk;
+}
 
 export async function mcpRoutes(app: FastifyInstance, o: PlatformOptions): Promise<void> {
   const settings = mcpSettings(o.contract);
@@ -39,7 +56,9 @@ export async function mcpRoutes(app: FastifyInstance, o: PlatformOptions): Promi
     return null;
   }
 
-  function serverFor(req: FastifyRequest): Server {
+  async function serverFor(req: FastifyRequest): Promise<Server> {
+    const { Server, types } = await loadSdk();
+    const { CallToolRequestSchema, ErrorCode: JsonRpcError, ListToolsRequestSchema, McpError } = types;
     const server = new Server(
       { name: settings.serverName, title: settings.serverTitle, version: o.contract.version },
       { capabilities: { tools: {} } },
@@ -83,8 +102,8 @@ export async function mcpRoutes(app: FastifyInstance, o: PlatformOptions): Promi
           headers,
           body: typeof req.body === "string" ? req.body : "",
         });
-        const server = serverFor(req);
-        const transport = new WebStandardStreamableHTTPServerTransport({
+        const server = await serverFor(req);
+        const transport = new (await loadSdk()).Transport({
           sessionIdGenerator: undefined,
           enableJsonResponse: true,
         });
