@@ -41,3 +41,21 @@ export function maxRequestCredits(contract: Contract, scenario: Scenario): numbe
   const flow = scenario.flow ? priceOf("deepcrawl", scenario.flow.example, scenario.flow.body) : 0;
   return Math.max(1, flow, ...requests);
 }
+
+/**
+ * The load stage's arrival rate: the credits left over what the stage runs for, planned over the seconds left or a
+ * quarter of the gate's box (at most 60 s), whichever is longer. A slow machine, whose earlier stages took longer,
+ * gets the same rate for a shorter run and spends less; never a faster one (3 s left of a 20 s box once sent 135
+ * crawls a second at a reference, a load the plan never meant to judge its answer times at).
+ */
+export function plannedLoadRate(o: {
+  budget: number;
+  perRequest: number;
+  /** the seconds the stage runs, warm-up included */
+  stageSeconds: number;
+  /** the gate's whole box, --time */
+  boxSeconds: number;
+}): number {
+  const plannedSeconds = Math.max(o.stageSeconds, Math.min(60, o.boxSeconds / 4));
+  return Math.round((o.budget / (plannedSeconds * o.perRequest)) * 100) / 100;
+}

@@ -20,7 +20,7 @@ import { progressLine } from "../load/render-summary.ts";
 import { gateJunit } from "./gate-junit.ts";
 import { gatePage } from "./gate-page.ts";
 import { type GateResult, STAGES, type StageName, type StageOutcome } from "./gate-types.ts";
-import { averageRequestCredits } from "./load-price.ts";
+import { averageRequestCredits, plannedLoadRate } from "./load-price.ts";
 
 export interface GateOptions {
   target: string;
@@ -340,7 +340,12 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
       const scenario = readScenario(o.scenario ?? "mixed");
       if (!scenario.ok) return { ...base, exitCode: 2, error: scenario.error, report: null, summary: "" };
       const perRequest = averageRequestCredits(await loadContract({ version: o.contractVersion }), scenario.scenario);
-      rate = Math.round((budget / ((durationSeconds + warmupSeconds) * perRequest)) * 100) / 100;
+      rate = plannedLoadRate({
+        budget,
+        perRequest,
+        stageSeconds: durationSeconds + warmupSeconds,
+        boxSeconds: total / 1000,
+      });
       if (rate < 0.1) {
         const error = `the ${plural(budget, "credit")} left cannot cover a request every 10 s for ${durationSeconds + warmupSeconds} s (${perRequest.toFixed(2)} credits a request on average)`;
         return { ...base, exitCode: 2, error, report: null, summary: "" };

@@ -94,10 +94,9 @@ describe("plumbline gate", () => {
         "--scenario",
         "reference",
         // no --thresholds: the gate's default correctness budgets, not the reference's speed budgets (issue 25).
-        // The load stage spends what the budget leaves over the seconds the box leaves, so a slow machine (less time
-        // left) would get a faster rate: with 400 credits a CI run beside the package smoke had 3 s left and sent
-        // 135 crawls a second, more than two busy cores serve within the gate's answer-time budget. Conformance and
-        // the fuzzer take ~30 of these 100 credits, so the load stage stays within tens of crawls a second.
+        // The load stage's rate is the credits left over its share of the box (load-price.ts plannedLoadRate): a
+        // slow machine gets a shorter run, not a faster one. Conformance and the fuzzer take ~30 of these 100
+        // credits, so the load stage stays within tens of crawls a second.
         "--budget-credits",
         "100",
         "--time",
