@@ -263,7 +263,7 @@ describe("the recipes of the README and docs", () => {
   });
 
   // each recipe has a project, ports, fixture site and (when it names the deployment) stand-in of its own; the gate
-  // jobs are time-boxed (--time 60), so they run side by side (Vitest's maxConcurrency, 5) instead of one after
+  // jobs are time-boxed (--time 30), so they run side by side (Vitest's maxConcurrency, 5) instead of one after
   // another.
   // a recipe written twice (the README's quick start repeats a job of a docs page) runs once: the same steps, the
   // same stand-ins, the same outcome for both places

@@ -315,7 +315,18 @@ if (projects.tools) {
       expect(readdirIn(join(t, "reports", "load")).length > 0, "nothing in ./reports/load");
     });
     await check("tools: gate against the mock", async () => {
-      const r = await run(t, ["gate", ...key, "--broke-api-key", "broke-key", "--time", "30"]);
+      // a credit budget paces the load stage, as a CI job against a paid target runs it (without one the stage is a
+      // closed loop on both cores for its whole share of the box, beside the tests)
+      const r = await run(t, [
+        "gate",
+        ...key,
+        "--broke-api-key",
+        "broke-key",
+        "--time",
+        "20",
+        "--budget-credits",
+        "500",
+      ]);
       expect(r.code === 0, `exit ${r.code}: ${r.out.slice(-2500)}`);
       return r.out.trim().split("\n").pop();
     });

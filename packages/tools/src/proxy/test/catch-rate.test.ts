@@ -3,7 +3,9 @@
 // noticed, a response-side violation, whenever the journey's traffic exercises the fault and traffic can show it;
 // the faults it does not exercise, and the two only the service knows of, are listed here with the reason. In front
 // of the clean mock the same journey leaves no response-side violation and judges its balance windows (none skipped:
-// its calls are sequential). The conformance suite's verdicts are `plumbline bench proxy-catch`'s (docs/proxy.md).
+// its calls are sequential), and so in front of the reference. The conformance suite's verdicts on the same faults
+// are fault-injection.test.ts's and the fuzzer's fault tests'; `plumbline bench proxy-catch --reference` reports all
+// of it (docs/proxy.md).
 
 import { benchProxyCatch, type ProxyCatchResult } from "@plumbline-kit/bench/proxy-catch-bench";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -85,7 +87,7 @@ const CAUGHT_BY: Record<string, string> = {
 
 let result: ProxyCatchResult;
 beforeAll(async () => {
-  result = await benchProxyCatch({ conformance: false, out: null });
+  result = await benchProxyCatch({ conformance: false, reference: true, out: null });
 }, 600_000);
 
 describe("the proxy watching a client's journey", () => {
@@ -94,6 +96,12 @@ describe("the proxy watching a client's journey", () => {
     expect(result.liveClean).toEqual({});
     expect(result.cleanBalance.skipped).toEqual({});
     expect(result.cleanBalance.judged).toBeGreaterThanOrEqual(7);
+  });
+
+  it("in front of the reference: no response-side violation, every balance window judged", () => {
+    expect(result.reference?.noticed).toEqual({});
+    expect(result.reference?.balance.skipped).toEqual({});
+    expect(result.reference?.balance.judged).toBeGreaterThanOrEqual(7);
   });
 
   it("exercises every seeded fault but those listed, each for its reason", () => {
