@@ -76,17 +76,31 @@ await build({
 });
 if (!existsSync(join(ROOT, "packages/contract/dist/vendor/mppx.js")))
   throw new Error("the vendor bundle was not written");
-// the bundled OpenAPI documents, parsed and validated once here (every bound profile) instead of at every command's
-// start: NAME.checked.json beside NAME.yaml, naming the YAML by its digest (packages/contract/src/document.ts)
+// the bundled OpenAPI documents, parsed, validated and their schemas compiled once here (every bound profile) instead
+// of at every command's start: NAME.checked.json beside NAME.yaml, naming the YAML by its digest (packages/contract/src/document.ts)
 {
   const contractDist = join(ROOT, "packages/contract/dist");
-  const { contractPath, CONTRACT_VERSIONS, checkedDocumentPath, documentDigest, readRawDocument, validateDocument } =
-    await import(pathToFileURL(join(contractDist, "document.js")).href);
+  const {
+    contractPath,
+    CONTRACT_VERSIONS,
+    checkedDocumentPath,
+    dereferenceDocument,
+    documentDigest,
+    readRawDocument,
+    validateDocument,
+  } = await import(pathToFileURL(join(contractDist, "document.js")).href);
   const { applyProfile, profileNames } = await import(pathToFileURL(join(contractDist, "profiles.js")).href);
+  const { indexOperations } = await import(pathToFileURL(join(contractDist, "operations.js")).href);
+  const { createValidators } = await import(pathToFileURL(join(contractDist, "validators.js")).href);
   for (const version of CONTRACT_VERSIONS) {
     const path = contractPath(version);
     const document = readRawDocument(path);
-    for (const profile of profileNames(document)) await validateDocument(applyProfile(document, profile));
+    // valid OpenAPI, and every schema compiles (a command then compiles each at its first use)
+    for (const profile of profileNames(document)) {
+      const profiled = applyProfile(document, profile);
+      await validateDocument(profiled);
+      createValidators(indexOperations(await dereferenceDocument(profiled)));
+    }
     writeFileSync(checkedDocumentPath(path), JSON.stringify({ sha256: documentDigest(readFileSync(path)), document }));
   }
 }

@@ -90,7 +90,8 @@ async function build(path: string, profile: string): Promise<Contract> {
       return op;
     },
     findOperation: (id) => byId.get(id),
-    validators: createValidators(operations),
+    // a bundled document's schemas compile (the build compiled them): each is compiled when first used
+    validators: createValidators(operations, undefined, { compile: checked ? "on-use" : "eager" }),
     prices: createPriceTable(operations),
     decisions: readDecisions(raw),
     rateLimits: readRateLimits(raw),

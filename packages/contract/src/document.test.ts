@@ -195,6 +195,11 @@ describe("the build's checked copy of a document (NAME.checked.json, tools/build
       copyFileSync(checkedDocumentPath(path), checkedDocumentPath(edited));
       expect(readCheckedDocument(edited)).toBeUndefined();
       expect((await loadContract({ path: edited })).raw.info.title).toBe("Edited since");
+      // a document of the user's is compiled whole where it is loaded: a pattern that is no regular expression fails
+      // there, not as an error at the request that first meets it
+      const broken = join(dir, "broken.yaml");
+      writeFileSync(broken, readFileSync(path, "utf8").replace(`pattern: "Payment "`, `pattern: "Payment ["`));
+      await expect(loadContract({ path: broken })).rejects.toThrow(/Payment \[|regular expression|pattern/i);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -117,8 +117,8 @@ export function normalizeContentType(ct: string | undefined): string {
 }
 
 /**
- * A validator compiled at its first use: a command compiles what it judges, not the whole document (compiling every
- * schema took ~165 ms of each process's start).
+ * A validator compiled at its first use, for a document known to compile (the bundled ones, checked by the build):
+ * a command compiles what it judges, not the whole document (compiling every schema took ~165 ms of each start).
  */
 function compiledOnUse(ajv: Ajv2020, schema: JsonSchema): ValidateFunction {
   let compiled: ValidateFunction | undefined;
@@ -131,7 +131,22 @@ function compiledOnUse(ajv: Ajv2020, schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
-export function createValidators(operations: OperationSpec[], ajv: Ajv2020 = createAjv()): ContractValidators {
+export interface ValidatorOptions {
+  /**
+   * "eager" (the default) compiles every schema now, so a document whose schemas do not compile (a pattern that is
+   * no regular expression) fails where it is loaded, not at a request; "on-use" compiles each at its first use,
+   * for documents the build compiled already.
+   */
+  compile?: "eager" | "on-use";
+}
+
+export function createValidators(
+  operations: OperationSpec[],
+  ajv: Ajv2020 = createAjv(),
+  options: ValidatorOptions = {},
+): ContractValidators {
+  const compile = (schema: JsonSchema): ValidateFunction =>
+    options.compile === "on-use" ? compiledOnUse(ajv, schema) : ajv.compile(schema);
   const bodies = new Map<string, BodyValidator>();
   const params = new Map<string, { query?: ValidateFunction; path?: ValidateFunction }>();
   const responses = new Map<string, Map<number, ResponseValidator>>();
@@ -140,15 +155,15 @@ export function createValidators(operations: OperationSpec[], ajv: Ajv2020 = cre
     if (op.requestSchema) {
       const { object, array } = splitBranches(op.requestSchema);
       bodies.set(op.operationId, {
-        object: object ? compiledOnUse(ajv, object) : undefined,
-        array: array ? compiledOnUse(ajv, array) : undefined,
+        object: object ? compile(object) : undefined,
+        array: array ? compile(array) : undefined,
       });
     }
     const byLocation: { query?: ValidateFunction; path?: ValidateFunction } = {};
     for (const where of ["query", "path"] as const) {
       const ps = op.parameters.filter((p) => p.in === where);
       if (ps.length === 0) continue;
-      byLocation[where] = compiledOnUse(ajv, {
+      byLocation[where] = compile({
         type: "object",
         properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])),
         required: ps.filter((p) => p.required).map((p) => p.name),
@@ -161,11 +176,11 @@ export function createValidators(operations: OperationSpec[], ajv: Ajv2020 = cre
     for (const [status, res] of op.responses) {
       const json = new Map<string, ValidateFunction>();
       for (const [ct, schema] of Object.entries(res.content)) {
-        if (ct.includes("json")) json.set(ct, compiledOnUse(ajv, schema));
+        if (ct.includes("json")) json.set(ct, compile(schema));
       }
       const headers = new Map<string, { required: boolean; validate: ValidateFunction }>();
       for (const [name, h] of Object.entries(res.headers)) {
-        headers.set(name, { required: h.required, validate: compiledOnUse(ajv, h.schema) });
+        headers.set(name, { required: h.required, validate: compile(h.schema) });
       }
       perStatus.set(status, { json, contentTypes: Object.keys(res.content), headers });
     }
