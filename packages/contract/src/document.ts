@@ -40,9 +40,9 @@ export function readRawDocument(path: string = SPEC_PATH): OpenApiDocument {
 
 /**
  * The build's parsed copy of a document it validated (tools/build.js writes `NAME.checked.json` beside the bundled
- * `NAME.yaml`, with the YAML's SHA-256 and every bound profile checked against the OpenAPI 3.1 meta-schema), or
- * undefined: no copy (the sources, a document of the user's) or one of other text (the YAML edited since). Reading
- * the YAML and validating it took ~500 ms of every command's start; this takes a few.
+ * `NAME.yaml`, with the YAML's SHA-256, every bound profile checked against the OpenAPI 3.1 meta-schema and its
+ * schemas compiled), or undefined: no copy (the sources, a document of the user's) or one of other text (the YAML
+ * edited since). Reading the YAML and validating it took ~500 ms of every command's start; this takes a few.
  */
 export function readCheckedDocument(path: string): OpenApiDocument | undefined {
   let checked: { sha256?: unknown; document?: unknown };

@@ -13,6 +13,8 @@ import { blend, type Canvas, createCanvas, drawElement, drawPage, palette } from
 import { targetFailure } from "./target-status.ts";
 
 const HEADER = 64;
+const FULL_PAGE_VIEWPORTS = 3;
+const ELEMENT = { width: 600, height: 200 };
 
 /** sharp (libvips), loaded at the first screenshot rather than with the mock: ~0.1 CPU-seconds of every start. */
 let sharpModule: Promise<typeof Sharp> | undefined;
@@ -20,8 +22,6 @@ const loadSharp = () => {
   sharpModule ??= import("sharp").then((m) => m.default);
   return sharpModule;
 };
-const FULL_PAGE_VIEWPORTS = 3;
-const ELEMENT = { width: 600, height: 200 };
 
 export function createScreenshotEngine(contract: Contract) {
   const vp = contract.document.components?.schemas?.ScreenshotViewport?.properties as Record<
