@@ -80,27 +80,17 @@ if (!existsSync(join(ROOT, "packages/contract/dist/vendor/mppx.js")))
 // of at every command's start: NAME.checked.json beside NAME.yaml, naming the YAML by its digest (packages/contract/src/document.ts)
 {
   const contractDist = join(ROOT, "packages/contract/dist");
-  const {
-    contractPath,
-    CONTRACT_VERSIONS,
-    checkedDocumentPath,
-    dereferenceDocument,
-    documentDigest,
-    readRawDocument,
-    validateDocument,
-  } = await import(pathToFileURL(join(contractDist, "document.js")).href);
-  const { applyProfile, profileNames } = await import(pathToFileURL(join(contractDist, "profiles.js")).href);
-  const { indexOperations } = await import(pathToFileURL(join(contractDist, "operations.js")).href);
-  const { createValidators } = await import(pathToFileURL(join(contractDist, "validators.js")).href);
+  const { contractPath, CONTRACT_VERSIONS, checkedDocumentPath, documentDigest, readRawDocument } = await import(
+    pathToFileURL(join(contractDist, "document.js")).href
+  );
+  const { profileNames } = await import(pathToFileURL(join(contractDist, "profiles.js")).href);
+  const { loadContract } = await import(pathToFileURL(join(contractDist, "contract.js")).href);
   for (const version of CONTRACT_VERSIONS) {
     const path = contractPath(version);
     const document = readRawDocument(path);
-    // valid OpenAPI, and every schema compiles (a command then compiles each at its first use)
-    for (const profile of profileNames(document)) {
-      const profiled = applyProfile(document, profile);
-      await validateDocument(profiled);
-      createValidators(indexOperations(await dereferenceDocument(profiled)));
-    }
+    // loaded as a document of the user's is (dist/ was just written: no checked copy yet): valid OpenAPI and every
+    // schema compiled, for each profile; a command then compiles each schema at its first use
+    for (const profile of profileNames(document)) await loadContract({ path, profile });
     writeFileSync(checkedDocumentPath(path), JSON.stringify({ sha256: documentDigest(readFileSync(path)), document }));
   }
 }
