@@ -10,6 +10,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmS
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 import { builtPackages, FINGERPRINT_FILE, isTest, sourceFingerprint, walk } from "./build-fingerprint.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -80,18 +81,28 @@ if (!existsSync(join(ROOT, "packages/contract/dist/vendor/mppx.js")))
 // of at every command's start: NAME.checked.json beside NAME.yaml, naming the YAML by its digest (packages/contract/src/document.ts)
 {
   const contractDist = join(ROOT, "packages/contract/dist");
-  const { contractPath, CONTRACT_VERSIONS, checkedDocumentPath, documentDigest, readRawDocument } = await import(
-    pathToFileURL(join(contractDist, "document.js")).href
-  );
+  const doc = await import(pathToFileURL(join(contractDist, "document.js")).href);
   const { profileNames } = await import(pathToFileURL(join(contractDist, "profiles.js")).href);
   const { loadContract } = await import(pathToFileURL(join(contractDist, "contract.js")).href);
-  for (const version of CONTRACT_VERSIONS) {
-    const path = contractPath(version);
-    const document = readRawDocument(path);
-    // loaded as a document of the user's is (dist/ was just written: no checked copy yet): valid OpenAPI and every
-    // schema compiled, for each profile; a command then compiles each schema at its first use
-    for (const profile of profileNames(document)) await loadContract({ path, profile });
-    writeFileSync(checkedDocumentPath(path), JSON.stringify({ sha256: documentDigest(readFileSync(path)), document }));
+  const { encodeGraph, decodeGraph } = await import(pathToFileURL(join(contractDist, "graph-json.js")).href);
+  for (const version of doc.CONTRACT_VERSIONS) {
+    const path = doc.contractPath(version);
+    const document = doc.readRawDocument(path);
+    /** @type {Record<string, import("../packages/contract/src/graph-json.ts").EncodedGraph>} */
+    const dereferenced = {};
+    for (const profile of profileNames(document)) {
+      // loaded as a document of the user's is (dist/ was just written: no checked copy yet): valid OpenAPI and every
+      // schema compiled, for each profile; a command then compiles each schema at its first use, and takes the
+      // dereferenced document from here instead of loading the OpenAPI parser
+      const contract = await loadContract({ path, profile });
+      dereferenced[profile] = encodeGraph(contract.document);
+      if (!isDeepStrictEqual(decodeGraph(dereferenced[profile]), contract.document))
+        throw new Error(`${path} (${profile}): the dereferenced document does not come back the same from JSON`);
+    }
+    writeFileSync(
+      doc.checkedDocumentPath(path),
+      JSON.stringify({ sha256: doc.documentDigest(readFileSync(path)), document, dereferenced }),
+    );
   }
 }
 // the command a package installs is executable, as npm makes it on install (tests run it from dist/ through npx)

@@ -7,6 +7,7 @@ import {
   contractPath,
   dereferenceDocument,
   type OpenApiDocument,
+  readCheckedDereferenced,
   readCheckedDocument,
   readRawDocument,
   validateDocument,
@@ -73,7 +74,8 @@ async function build(path: string, profile: string): Promise<Contract> {
   const checked = readCheckedDocument(path);
   const raw = applyProfile(checked ?? readRawDocument(path), profile);
   if (!checked) await validateDocument(raw);
-  const document = await dereferenceDocument(raw);
+  // and dereferenced by the build too (the OpenAPI parser then never loads)
+  const document = (checked && readCheckedDereferenced(path, profile)) || (await dereferenceDocument(raw));
   const operations = indexOperations(document);
   const byId = new Map(operations.map((o) => [o.operationId, o]));
   return {

@@ -11,12 +11,15 @@ import {
   CONTRACT_VERSIONS,
   checkedDocumentPath,
   contractPath,
+  dereferenceDocument,
   documentDigest,
+  type OpenApiDocument,
+  readCheckedDereferenced,
   readCheckedDocument,
   readRawDocument,
 } from "./document.ts";
 import { type Contract, ERROR_CATALOGUE, loadContract } from "./index.ts";
-import { PROFILE_NAMES, profileNames } from "./profiles.ts";
+import { applyProfile, PROFILE_NAMES, profileNames } from "./profiles.ts";
 
 let c: Contract;
 beforeAll(async () => {
@@ -167,6 +170,28 @@ describe("the build's checked copy of a document (NAME.checked.json, tools/build
       const checked = readCheckedDocument(built);
       expect(checked, `${checkedDocumentPath(built)}: run npm run build`).toBeDefined();
       expect(checked).toEqual(readRawDocument(built));
+    }
+  });
+
+  it("holds each profile dereferenced as the OpenAPI parser does it, each $ref's target one shared object", async () => {
+    for (const version of CONTRACT_VERSIONS) {
+      const built = contractPath(version).replace(/\/src\//, "/dist/");
+      const raw = readRawDocument(built);
+      for (const profile of profileNames(raw)) {
+        const stored = readCheckedDereferenced(built, profile);
+        const parsed = await dereferenceDocument(applyProfile(raw, profile));
+        expect(stored, `${version} ${profile}`).toEqual(parsed);
+        // two places referring to one schema get one object, as from the parser (checked on the ErrorResponse
+        // every operation's 400 answers with)
+        const errorSchema = (doc: OpenApiDocument, path: string) =>
+          (doc.paths?.[path]?.post?.responses?.["400"] as { content: Record<string, { schema: unknown }> })?.content[
+            "application/json"
+          ]?.schema;
+        const a = errorSchema(stored as OpenApiDocument, "/search");
+        expect(a).toBeDefined();
+        expect(a).toBe(errorSchema(stored as OpenApiDocument, "/crawl"));
+        expect(errorSchema(parsed, "/search")).toBe(errorSchema(parsed, "/crawl"));
+      }
     }
   });
 

@@ -2,9 +2,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import SwaggerParser from "@apidevtools/swagger-parser";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { parse } from "yaml";
+import { decodeGraph, type EncodedGraph } from "./graph-json.ts";
+import { parseYaml } from "./yaml.ts";
 
 export const SPEC_PATH = fileURLToPath(new URL("./openapi.yaml", import.meta.url));
 /** The `live` version of the contract (D-live-version): the seed brought up to the service's published document. */
@@ -35,7 +35,7 @@ export function readRawDocument(path: string = SPEC_PATH): OpenApiDocument {
       code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a folder, not a file" : (err as Error).message;
     throw new Error(`${path}: ${why}${code && code !== "ENOENT" && code !== "EISDIR" ? "" : ` (${code})`}`);
   }
-  return parse(text) as OpenApiDocument;
+  return parseYaml(text) as OpenApiDocument;
 }
 
 /**
@@ -45,7 +45,27 @@ export function readRawDocument(path: string = SPEC_PATH): OpenApiDocument {
  * edited since). Reading the YAML and validating it took ~500 ms of every command's start; this takes a few.
  */
 export function readCheckedDocument(path: string): OpenApiDocument | undefined {
-  let checked: { sha256?: unknown; document?: unknown };
+  return readChecked(path)?.document as OpenApiDocument | undefined;
+}
+
+/**
+ * The checked copy's document with `profile` applied and dereferenced, as dereferenceDocument gives it (the build
+ * stores the parser's own result, shared objects and all: graph-json.ts), or undefined without such a copy.
+ */
+export function readCheckedDereferenced(path: string, profile: string): OpenApiDocument | undefined {
+  const encoded = readChecked(path)?.dereferenced?.[profile];
+  return encoded ? (decodeGraph(encoded) as OpenApiDocument) : undefined;
+}
+
+/** What the build writes beside a bundled document. */
+export interface CheckedDocument {
+  sha256: string;
+  document: OpenApiDocument;
+  dereferenced?: Record<string, EncodedGraph>;
+}
+
+function readChecked(path: string): Partial<CheckedDocument> | undefined {
+  let checked: Partial<CheckedDocument>;
   try {
     checked = JSON.parse(readFileSync(checkedDocumentPath(path), "utf8"));
   } catch {
@@ -57,7 +77,7 @@ export function readCheckedDocument(path: string): OpenApiDocument | undefined {
   } catch {
     return undefined;
   }
-  return checked.sha256 === documentDigest(text) ? (checked.document as OpenApiDocument) : undefined;
+  return checked.sha256 === documentDigest(text) ? checked : undefined;
 }
 
 /** Where the build writes the checked copy of the document at `path`. */
@@ -70,12 +90,15 @@ export function documentDigest(text: Buffer | string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
+// the OpenAPI parser (~140 ms to load) is loaded by the documents that need it: a user's, and the build's
+const swaggerParser = async () => (await import("@apidevtools/swagger-parser")).default;
+
 /** Validates the document against the OpenAPI 3.1 meta-schema; throws with the parser's message when it is not. */
 export async function validateDocument(doc: OpenApiDocument): Promise<void> {
-  await SwaggerParser.validate(structuredClone(doc) as never);
+  await (await swaggerParser()).validate(structuredClone(doc) as never);
 }
 
 /** All `$ref`s resolved in place; schemas become plain JSON Schema the validators compile. */
 export async function dereferenceDocument(doc: OpenApiDocument): Promise<OpenApiDocument> {
-  return (await SwaggerParser.dereference(structuredClone(doc) as never)) as unknown as OpenApiDocument;
+  return (await (await swaggerParser()).dereference(structuredClone(doc) as never)) as unknown as OpenApiDocument;
 }

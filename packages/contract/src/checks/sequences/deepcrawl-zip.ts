@@ -4,9 +4,9 @@
 // downloads' fingerprints; the tracker remembers, per zip link (its path: the query of a signed link changes from
 // poll to poll), the fingerprint of the first download, for at most MAX_ZIPS links (least recently fetched dropped
 // first: 10,000 links of about 100 bytes each).
-import { parse } from "yaml";
 import type { Contract } from "../../contract.ts";
 import type { JsonSchema } from "../../json-schema.ts";
+import { parseYaml } from "../../yaml.ts";
 import type { ExchangeContext, ExchangeRule, SequenceJudge, SequenceRule, Violation } from "../types.ts";
 import { readPackage } from "../zip-package.ts";
 
@@ -115,7 +115,7 @@ function frontMatter(doc: string): Record<string, unknown> | string {
   const m = FRONT_MATTER.exec(doc);
   if (!m) return "it does not start with YAML front matter (---)";
   try {
-    const data = parse(m[1]) as unknown;
+    const data = parseYaml(m[1]) as unknown;
     if (data !== null && typeof data === "object" && !Array.isArray(data)) return data as Record<string, unknown>;
     return "its front matter is not a mapping";
   } catch (err) {
