@@ -9,7 +9,7 @@ import fastifyFormbody from "@fastify/formbody";
 import type { FeedbackReport } from "@plumbline-kit/platform/stores";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type Provider from "oidc-provider";
-import { AUTH_PATHS } from "./create-provider.ts";
+import { AUTH_PATHS } from "./auth-paths.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { consentPage, dashboardPage, esc, layout, signInPage, signUpPage } from "./pages-html.ts";
 import type { User, UserStore } from "./user-store.ts";
@@ -19,8 +19,8 @@ export type CookieSecureMode = "auto" | "always" | "never";
 export interface AccountPagesOptions {
   users: UserStore;
   throttle: LoginThrottle;
-  /** the provider, once the server listens (its issuer is known only then) */
-  provider: () => Provider;
+  /** the provider, once the server listens (its issuer is known only then), loaded at its first use */
+  provider: () => Promise<Provider>;
   cookieKeys: string[];
   cookieSecure: CookieSecureMode;
   /** the issuer is https: the browser reaches these pages over https whatever the last hop is */
@@ -177,7 +177,9 @@ export async function accountPages(app: FastifyInstance, o: AccountPagesOptions)
     // -- the authorization request's interactions (oidc-provider) ------------------------------------------------
     const base = `${AUTH_PATHS.interaction}/:uid`;
     const finish = async (req: FastifyRequest, reply: FastifyReply, result: Record<string, unknown>) => {
-      const to = await o.provider().interactionResult(req.raw, reply.raw, result, { mergeWithLastSubmission: false });
+      const to = await (await o.provider()).interactionResult(req.raw, reply.raw, result, {
+        mergeWithLastSubmission: false,
+      });
       return reply.redirect(to, 303);
     };
     const paths = (uid: string) => ({
@@ -188,7 +190,7 @@ export async function accountPages(app: FastifyInstance, o: AccountPagesOptions)
     });
 
     scope.get(base, async (req, reply) => {
-      const details = await o.provider().interactionDetails(req.raw, reply.raw);
+      const details = await (await o.provider()).interactionDetails(req.raw, reply.raw);
       const p = paths(details.uid);
       if (details.prompt.name === "login") {
         // already signed in to the account pages: that is who authorizes
@@ -198,7 +200,7 @@ export async function accountPages(app: FastifyInstance, o: AccountPagesOptions)
       }
       const user = details.session?.accountId ? await o.users.byId(details.session.accountId) : null;
       if (!user) return finish(req, reply, { error: "login_required", error_description: "no signed-in user" });
-      const client = await o.provider().Client.find(String(details.params.client_id));
+      const client = await (await o.provider()).Client.find(String(details.params.client_id));
       const requested = String(details.params.scope ?? "")
         .split(" ")
         .filter(Boolean);
@@ -217,14 +219,14 @@ export async function accountPages(app: FastifyInstance, o: AccountPagesOptions)
       );
     });
     scope.post(`${base}/login`, csrf, async (req, reply) => {
-      const details = await o.provider().interactionDetails(req.raw, reply.raw);
+      const details = await (await o.provider()).interactionDetails(req.raw, reply.raw);
       const r = await signIn(req, reply, form(req));
       if (r.user) return finish(req, reply, { login: { accountId: r.user.id } });
       const p = paths(details.uid);
       return html(reply, signInPage({ action: p.login, csrf: reply.generateCsrf(), signUpHref: p.signup, ...r }));
     });
     scope.get(`${base}/signup`, async (req, reply) => {
-      const details = await o.provider().interactionDetails(req.raw, reply.raw);
+      const details = await (await o.provider()).interactionDetails(req.raw, reply.raw);
       const p = paths(details.uid);
       return html(
         reply,
@@ -236,7 +238,7 @@ export async function accountPages(app: FastifyInstance, o: AccountPagesOptions)
       );
     });
     scope.post(`${base}/signup`, csrf, async (req, reply) => {
-      const details = await o.provider().interactionDetails(req.raw, reply.raw);
+      const details = await (await o.provider()).interactionDetails(req.raw, reply.raw);
       const f = form(req);
       const r = await o.users.signUp((f.login ?? "").trim(), f.password ?? "");
       if (!r.ok) {
@@ -254,11 +256,11 @@ export async function accountPages(app: FastifyInstance, o: AccountPagesOptions)
       return finish(req, reply, { login: { accountId: r.user.id } });
     });
     scope.post(`${base}/confirm`, csrf, async (req, reply) => {
-      const details = await o.provider().interactionDetails(req.raw, reply.raw);
+      const details = await (await o.provider()).interactionDetails(req.raw, reply.raw);
       const accountId = details.session?.accountId;
       if (details.prompt.name !== "consent" || !accountId)
         return finish(req, reply, { error: "login_required", error_description: "no signed-in user" });
-      const provider = o.provider();
+      const provider = await o.provider();
       const grant =
         (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
         new provider.Grant({ accountId, clientId: String(details.params.client_id) });

@@ -11,9 +11,9 @@ import type Provider from "oidc-provider";
 import type { Database, Dialect } from "../store/schema.ts";
 import { createSqlFeedbackStore, migrateFeedback, type SqlFeedbackStore } from "../store/sql-feedback.ts";
 import { type AccountPagesOptions, accountPages, type CookieSecureMode } from "./account-pages.ts";
+import { AUTH_PATHS } from "./auth-paths.ts";
 import { authView, migrateAuth } from "./auth-schema.ts";
 import { loadAuthSecrets } from "./auth-secrets.ts";
-import { AUTH_PATHS, createProvider } from "./create-provider.ts";
 import { createLoginThrottle, type LoginThrottleOptions } from "./login-throttle.ts";
 import { createUserStore, type UserStore } from "./user-store.ts";
 
@@ -67,13 +67,21 @@ export async function prepareAuthServer(o: AuthServerOptions): Promise<AuthServe
   // run alone (`reference auth-server`), it lists the reports the API instances on the database kept
   if (!o.feedback) await migrateFeedback(o.db, o.dialect);
   const feedback = o.feedback ?? createSqlFeedbackStore(o.db);
-  let provider: Provider | null = null;
-  let handler: ReturnType<Provider["callback"]> | null = null;
+  // oidc-provider (~0.4 s to load) loads at the first request that needs it, not with every reference
   let issuer = "";
-  const current = () => {
-    if (!provider) throw new Error("the authorization server is not started");
-    return provider;
+  type Started = { provider: Provider; handler: ReturnType<Provider["callback"]> };
+  let started: Promise<Started> | null = null;
+  let startProvider: (() => Promise<Started>) | null = null;
+  const ready = (): Promise<Started> => {
+    if (!startProvider) throw new Error("the authorization server is not started");
+    // a provider that failed to start is tried again at the next request
+    started ??= startProvider().catch((err) => {
+      started = null;
+      throw err;
+    });
+    return started;
   };
+  const current = async () => (await ready()).provider;
 
   const pages: AccountPagesOptions = {
     users,
@@ -90,16 +98,19 @@ export async function prepareAuthServer(o: AuthServerOptions): Promise<AuthServe
     issuer: () => issuer,
     start(listeningUrl) {
       issuer = (o.issuer ?? listeningUrl).replace(/\/$/, "");
-      provider = createProvider({
-        issuer,
-        db,
-        users,
-        secrets,
-        proxy: o.issuer !== undefined,
-        accessTokenTtlSeconds: o.accessTokenTtlSeconds,
-        resourceOrigins: o.resourceOrigins,
-      });
-      handler = provider.callback();
+      startProvider = async () => {
+        const { createProvider } = await import("./create-provider.ts");
+        const provider = createProvider({
+          issuer,
+          db,
+          users,
+          secrets,
+          proxy: o.issuer !== undefined,
+          accessTokenTtlSeconds: o.accessTokenTtlSeconds,
+          resourceOrigins: o.resourceOrigins,
+        });
+        return { provider, handler: provider.callback() };
+      };
       return issuer;
     },
     async mount(app) {
@@ -108,11 +119,11 @@ export async function prepareAuthServer(o: AuthServerOptions): Promise<AuthServe
         scope.removeAllContentTypeParsers();
         scope.addContentTypeParser("*", (_req, _payload, done) => done(null, undefined));
         const handOver = (rewrite?: string) => async (req: FastifyRequest, reply: FastifyReply) => {
-          current();
+          const { handler } = await ready();
           reply.hijack();
           if (rewrite) req.raw.url = rewrite;
           else if (req.raw.url) req.raw.url = withConsentForOfflineAccess(req.raw.url);
-          handler?.(req.raw, reply.raw);
+          handler(req.raw, reply.raw);
         };
         scope.all("/oauth/*", handOver());
         scope.get(AUTH_PATHS.openidMetadata, handOver());

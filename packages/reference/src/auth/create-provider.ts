@@ -14,18 +14,9 @@ import { createOidcAdapterClass } from "./oidc-adapter.ts";
 import { renderErrorPage } from "./pages-html.ts";
 import type { UserStore } from "./user-store.ts";
 
-export const AUTH_PATHS = {
-  metadata: "/.well-known/oauth-authorization-server",
-  openidMetadata: "/.well-known/openid-configuration",
-  register: "/oauth/register",
-  authorize: "/oauth/authorize",
-  token: "/oauth/token",
-  revoke: "/oauth/token/revoke",
-  jwks: "/oauth/jwks",
-  interaction: "/account/interaction",
-} as const;
+export { AUTH_PATHS, OAUTH_SCOPES } from "./auth-paths.ts";
 
-export const OAUTH_SCOPES = ["openid", "offline_access"];
+import { AUTH_PATHS, OAUTH_SCOPES } from "./auth-paths.ts";
 
 export interface ProviderOptions {
   issuer: string;

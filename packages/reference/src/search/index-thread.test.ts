@@ -58,6 +58,18 @@ describe("the threaded SQLite page index", () => {
     expect(await tables(dir)).toEqual([]);
   });
 
+  it("starts its thread at the first call: an index never used opens no file, and refuses calls once closed", async () => {
+    dir = mkdtempSync(join(tmpdir(), "plumbline-index-thread-"));
+    const opened = await openDatabase({ dataDir: dir });
+    const index = await createPageIndex(opened);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(existsSync(join(dir, INDEX_FILE))).toBe(false);
+    await index.close?.();
+    await expect(index.search({ query: "x", limit: 1, offset: 0 })).rejects.toThrow(/page index thread closed/);
+    expect(existsSync(join(dir, INDEX_FILE))).toBe(false);
+    await opened.close();
+  });
+
   it("moves an index found in plumbline.db over once, and drops it there", async () => {
     dir = mkdtempSync(join(tmpdir(), "plumbline-index-thread-"));
     const before = await openDatabase({ dataDir: dir });

@@ -11,13 +11,42 @@ export const INDEX_FILE = "search-index.db";
 
 type Answer = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
 
-/** The index of the SQLite database at `dbFile`: its own file beside it, in a thread of its own. */
+/**
+ * The index of the SQLite database at `dbFile`: its own file beside it, in a thread of its own, started at the
+ * first call (its SQLite and query builder take ~0.3 s of CPU to load, which a reference that never indexes nor
+ * searches its index does not spend). An index left in `dbFile` by older versions is moved over then.
+ */
 export async function createThreadedSqlitePageIndex(dbFile: string): Promise<PageIndex> {
   const file = join(dirname(dbFile), INDEX_FILE);
+  let thread: Promise<IndexThread> | null = null;
+  let closed = false;
+  const started = () => {
+    if (closed) return Promise.reject(new Error("page index thread closed"));
+    thread ??= startThread(file, dbFile);
+    return thread;
+  };
+  return {
+    add: async (page: IndexedPage) => void (await (await started()).call("add", page)),
+    search: async (q: IndexQuery) => (await (await started()).call("search", q)) as IndexHit[],
+    count: async () => (await (await started()).call("count")) as number,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (thread) await (await thread.catch(() => null))?.close();
+    },
+  };
+}
+
+interface IndexThread {
+  call(method: string, arg?: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function startThread(file: string, legacyFile: string): Promise<IndexThread> {
   // from the sources the thread loads the TypeScript through a shim (./index-thread-worker.mjs); built, the .js
   const entry = import.meta.url.endsWith(".ts") ? "./index-thread-worker.mjs" : "./index-thread-worker.js";
   const worker = new Worker(new URL(entry, import.meta.url), {
-    workerData: { file, legacyFile: dbFile },
+    workerData: { file, legacyFile },
   });
   // a forgotten close() must not keep the process alive
   worker.unref();
@@ -48,9 +77,7 @@ export async function createThreadedSqlitePageIndex(dbFile: string): Promise<Pag
   }
   await call("open", undefined, 0); // the thread's first answer: the index is open
   return {
-    add: async (page: IndexedPage) => void (await call("add", page)),
-    search: async (q: IndexQuery) => (await call("search", q)) as IndexHit[],
-    count: async () => (await call("count")) as number,
+    call,
     async close() {
       if (dead) return;
       const exited = new Promise<void>((r) => worker.once("exit", () => r()));

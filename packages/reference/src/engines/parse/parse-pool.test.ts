@@ -90,15 +90,38 @@ describe("the parsing pool", () => {
 
   it.runIf(process.platform === "linux")("runs its workers below the event loop's priority (nice 19)", async () => {
     const p = pool({ threads: 2 });
-    await p.extract(small, "http://x.test/warm");
+    // two tasks at once: the second finds no worker free and starts the second
+    await Promise.all([p.extract(small, "http://x.test/warm"), p.extract(small, "http://x.test/warm-2")]);
     const niceOf = (tid: string | number) =>
       Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1].split(" ")[16]);
     const nice = () => readdirSync("/proc/self/task").map(niceOf);
-    // both workers start up front, but the second may still be loading its modules when the first has answered
-    // (its nice value is set as it loads): wait for it rather than for a guess of the machine's speed
+    // its nice value is set as it loads: wait for it rather than for a guess of the machine's speed
     await expect.poll(() => nice().filter((n) => n === 19).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     // the calling thread (its id is the process id; thread ids are not in order once ids wrap) keeps its own
     expect(niceOf(process.pid)).toBe(0);
+  });
+
+  it.runIf(process.platform === "linux")("starts a worker at the first task, not before, and keeps it", async () => {
+    const workers = () =>
+      new Set(
+        readdirSync("/proc/self/task").filter((tid) => {
+          try {
+            return readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === "WorkerThread";
+          } catch {
+            return false; // ended meanwhile
+          }
+        }),
+      );
+    const before = workers();
+    const p = pool({ threads: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([...workers()].filter((t) => !before.has(t))).toEqual([]);
+    await p.extract(small, "http://x.test/first");
+    const started = [...workers()].filter((t) => !before.has(t));
+    expect(started).toHaveLength(1);
+    // one task after another: the worker started is kept and used again, no second one
+    await p.extract(small, "http://x.test/second");
+    expect([...workers()].filter((t) => !before.has(t))).toEqual(started);
   });
 
   it("fails a call whose worker runs out of heap, and only that call", async () => {

@@ -12,14 +12,7 @@ import type { ArxivEntry } from "../../search/upstream/arxiv.ts";
 import type { ExtractedPage } from "../html-extract.ts";
 import { DEFAULT_HTML_LIMITS, type HtmlLimits } from "../html-guard.ts";
 import type { SitemapDocument } from "../sitemap-parse.ts";
-import {
-  type PageBody,
-  type PageReading,
-  type ParseOutcome,
-  type ParseTask,
-  type ReadPage,
-  runParseTask,
-} from "./parse-tasks.ts";
+import type { PageBody, PageReading, ParseOutcome, ParseTask, ReadPage } from "./parse-tasks.ts";
 import { threadCpuMs } from "./thread-cpu-time.ts";
 
 /** A task's CPU-time cap holds within this many times the cap in wall time (a machine too busy to give it any). */
@@ -91,19 +84,21 @@ const trendingPage = (baseUrl: string) => new URL("trending", baseUrl).href;
 /** The same tasks in the calling thread, guards included (tests and tools; the reference runs the pool). */
 export function createInlineParser(limits: Partial<HtmlLimits> = {}): PageParser {
   const l = { ...DEFAULT_HTML_LIMITS, ...limits };
+  // the parsers (linkedom, Readability, turndown, fast-xml-parser: ~0.5 s to load) load at the first task: a
+  // reference parses in its pool's workers, and its event loop imports this module only for the interface
+  const settle = async <T>(what: string, task: ParseTask): Promise<EngineResult<T>> =>
+    fromOutcome<T>(what, (await import("./parse-tasks.ts")).runParseTask(task));
   return {
     extract: async (html, url, contentLanguage) =>
-      fromOutcome(url, runParseTask({ kind: "extract", html, url, contentLanguage, limits: l })),
-    links: async (html, url) => fromOutcome(url, runParseTask({ kind: "links", html, url, limits: l })),
-    page: async (body) => fromOutcome(body.url, runParseTask({ kind: "page", ...body, limits: l })),
-    pageLinks: async (body) => fromOutcome(body.url, runParseTask({ kind: "page-links", ...body, limits: l })),
-    sitemap: async (body) => fromOutcome("sitemap", runParseTask({ kind: "sitemap", body })),
-    facts: async (body, markdown) =>
-      fromOutcome(body.url, runParseTask({ kind: "facts", ...body, markdown, limits: l })),
+      settle(url, { kind: "extract", html, url, contentLanguage, limits: l }),
+    links: async (html, url) => settle(url, { kind: "links", html, url, limits: l }),
+    page: async (body) => settle(body.url, { kind: "page", ...body, limits: l }),
+    pageLinks: async (body) => settle(body.url, { kind: "page-links", ...body, limits: l }),
+    sitemap: async (body) => settle("sitemap", { kind: "sitemap", body }),
+    facts: async (body, markdown) => settle(body.url, { kind: "facts", ...body, markdown, limits: l }),
     githubTrending: async (body, baseUrl, limit) =>
-      fromOutcome(trendingPage(baseUrl), runParseTask({ kind: "github-trending", body, baseUrl, limit, limits: l })),
-    arxivFeed: async (body, maxEntries) =>
-      fromOutcome("arXiv feed", runParseTask({ kind: "arxiv-feed", body, maxEntries })),
+      settle(trendingPage(baseUrl), { kind: "github-trending", body, baseUrl, limit, limits: l }),
+    arxivFeed: async (body, maxEntries) => settle("arXiv feed", { kind: "arxiv-feed", body, maxEntries }),
     close: async () => {},
   };
 }
@@ -119,9 +114,12 @@ export function createParsePool(o: ParsePoolOptions = {}): PageParser {
     // from the sources a worker loads the TypeScript through a shim (./parse-worker.mjs); built, the .js itself
     filename: new URL(import.meta.url.endsWith(".ts") ? "./parse-worker.mjs" : "./parse-worker.js", import.meta.url)
       .href,
-    // every worker started up front and kept: loading the parsers takes a worker about half a second
-    minThreads: threads,
+    // a worker starts when a task finds none free, up to `threads`, and is kept: loading the parsers takes a worker
+    // about half a second of CPU, which a reference that never parses (a conformance target of /search, a test of
+    // its accounts) does not spend, nor its second worker while one is enough
+    minThreads: 0,
     maxThreads: threads,
+    idleTimeout: Number.POSITIVE_INFINITY,
     maxQueue: o.maxQueue ?? threads * 8,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
     workerData: { nice: Math.min(19, Math.max(0, o.nice ?? DEFAULT_PARSE_POOL.nice)) },
