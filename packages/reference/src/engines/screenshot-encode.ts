@@ -4,10 +4,11 @@
 // viewport × device_scale_factor (rounded) pixels, should the browser round a fractional scale otherwise.
 
 import type { ScreenshotImage } from "@plumbline-kit/platform/engines";
-import sharp from "sharp";
 import type { ShotSettings } from "./screenshot-options.ts";
 
 export async function encodeShot(png: Buffer, s: ShotSettings, exactViewport: boolean): Promise<ScreenshotImage> {
+  // sharp (~0.1 s to load) at the first screenshot, not with every reference
+  const { default: sharp } = await import("sharp");
   const contentType = `image/${s.format}` as const;
   let resize: { width: number; height: number } | null = null;
   if (exactViewport) {

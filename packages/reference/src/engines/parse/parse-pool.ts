@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import type { Schemas } from "@plumbline-kit/contract";
 import type { EngineResult } from "@plumbline-kit/platform/engines";
 import { Piscina } from "piscina";
-import type { ArxivEntry } from "../../search/upstream/arxiv.ts";
+import type { ArxivEntry } from "../../search/upstream/arxiv-feed.ts";
 import type { ExtractedPage } from "../html-extract.ts";
 import { DEFAULT_HTML_LIMITS, type HtmlLimits } from "../html-guard.ts";
 import type { SitemapDocument } from "../sitemap-parse.ts";

@@ -2,7 +2,7 @@
 // pool (parse-pool.ts), or in the calling thread when no pool is given (createInlineParser). The guard comes first,
 // so no DOM is built of a page past the caps (D-parse-limits).
 import type { Schemas } from "@plumbline-kit/contract";
-import { type ArxivEntry, readArxivFeed } from "../../search/upstream/arxiv.ts";
+import { type ArxivEntry, readArxivFeed } from "../../search/upstream/arxiv-feed.ts";
 import { decodeText } from "../content-type.ts";
 import { type PageFacts, readPageFacts, textFacts } from "../extract/page-facts.ts";
 import { type ExtractedPage, extractHtml } from "../html-extract.ts";

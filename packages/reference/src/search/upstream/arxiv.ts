@@ -2,9 +2,9 @@
 // time range a `submittedDate:[… TO …]` term; papers are dated by their first submission.
 
 import type { EngineResult } from "@plumbline-kit/platform/engines";
-import { XMLParser } from "fast-xml-parser";
 import type { PageParser } from "../../engines/parse/parse-pool.ts";
 import { parseQuery } from "../query-terms.ts";
+import type { ArxivEntry } from "./arxiv-feed.ts";
 import {
   cleanUrl,
   fetchUpstream,
@@ -17,12 +17,6 @@ import {
   upstreamFailure,
 } from "./upstream.ts";
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@",
-  isArray: (n) => n === "entry" || n === "link",
-});
-
 /** 2026-11-26T05:00:00Z → 202611260500 (arXiv's submittedDate form) */
 const stamp = (d: Date) => d.toISOString().replace(/[-:T]/g, "").slice(0, 12);
 
@@ -32,29 +26,7 @@ export function arxivSearchQuery(q: Pick<UpstreamQuery, "query" | "since">, now:
   return terms.join(" AND ") || "all:*";
 }
 
-export interface ArxivEntry {
-  id?: unknown;
-  title?: unknown;
-  summary?: unknown;
-  published?: unknown;
-  link?: Array<{ "@href"?: string; "@rel"?: string; "@type"?: string }>;
-}
-
-/**
- * The feed of an arXiv answer with its first `maxEntries` entries (arXiv sends no more than max_results; an answer
- * with more is not copied back whole), or null when it is not an Atom feed. A pure function: it runs in the pool.
- */
-export function readArxivFeed(text: string, maxEntries = Number.POSITIVE_INFINITY): { entry?: ArxivEntry[] } | null {
-  try {
-    const feed = parser.parse(text, true)?.feed;
-    if (!feed || typeof feed !== "object") return null;
-    return Array.isArray(feed.entry) && feed.entry.length > maxEntries
-      ? { ...feed, entry: feed.entry.slice(0, maxEntries) }
-      : feed;
-  } catch {
-    return null;
-  }
-}
+export type { ArxivEntry };
 
 export function createArxivBackend(o: {
   baseUrl: string;
@@ -76,7 +48,7 @@ export function createArxivBackend(o: {
       // an upstream's XML is parsed in the reference's worker pool when one is given (issue 38)
       const parsed = o.parser
         ? await o.parser.arxivFeed(r.value.text, q.maxResults)
-        : { ok: true as const, value: readArxivFeed(r.value.text, q.maxResults) };
+        : { ok: true as const, value: (await import("./arxiv-feed.ts")).readArxivFeed(r.value.text, q.maxResults) };
       if (!parsed.ok) return parsed;
       const feed = parsed.value;
       if (!feed) return upstreamFailure("The arXiv upstream answered something that is not an Atom feed");
