@@ -303,7 +303,7 @@ if (projects.tools) {
       return r.out.trim().split("\n").pop();
     });
     await check("tools: fuzz against the mock", async () => {
-      const r = await run(t, ["fuzz", ...key, "--time", "5"]);
+      const r = await run(t, ["fuzz", ...key, "--runs", "50"]);
       expect(r.code === 0, `exit ${r.code}: ${r.out.slice(-2500)}`);
       return r.out.trim().split("\n").pop();
     });
@@ -316,7 +316,8 @@ if (projects.tools) {
     });
     await check("tools: gate against the mock", async () => {
       // a credit budget paces the load stage, as a CI job against a paid target runs it (without one the stage is a
-      // closed loop on both cores for its whole share of the box, beside the tests)
+      // closed loop on both cores for its whole share of the box, beside the tests), and --fuzz-runs bounds the fuzz
+      // stage's work instead of filling its share
       const r = await run(t, [
         "gate",
         ...key,
@@ -324,6 +325,8 @@ if (projects.tools) {
         "broke-key",
         "--time",
         "20",
+        "--fuzz-runs",
+        "50",
         "--budget-credits",
         "500",
       ]);

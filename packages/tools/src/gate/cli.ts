@@ -47,6 +47,12 @@ export function gateCommand() {
       "seconds for the whole gate, at least 10 (default 120): the fuzzer and the load run share what the conformance run leaves",
       wholeNumber(10),
     )
+    .option(
+      "--fuzz-runs <n>",
+      "cases per input property of the fuzz stage (its model runs a tenth as many), as Schemathesis' max-examples: the stage ends when they are done or its share of --time is up, so the same --fuzz-seed does the same work on any machine (default: the stage fills its share)",
+      wholeNumber(1),
+    )
+    .option("--fuzz-seed <n>", "seed of the fuzz stage (default random, printed in its report)", wholeNumber(0))
     .addOption(operationsOption("the operations the target implements (conform and fuzz --operations)"))
     .addOption(
       fixtureUrlOption(
@@ -107,6 +113,8 @@ for a missing precondition not allowed, 2 a stage could not run (or the options 
           stages: opts.stages,
           budgetCredits: opts.budgetCredits,
           timeSeconds: opts.time,
+          fuzzRuns: opts.fuzzRuns,
+          fuzzSeed: opts.fuzzSeed,
           operations: opts.operations,
           contractVersion: opts.contract,
           fixtureUrl: opts.fixtureUrl,

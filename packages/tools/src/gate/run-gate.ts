@@ -32,6 +32,14 @@ export interface GateOptions {
   budgetCredits?: number;
   /** seconds for the whole gate, shared by the stages (default 120) */
   timeSeconds?: number;
+  /**
+   * cases per input property of the fuzz stage (its stateful model runs a tenth as many sequences), as
+   * Schemathesis' max-examples: the stage ends when they are done or its share of the time is up, whichever comes
+   * first, so the same seed does the same work on any machine. Default: the stage fills its share of the time.
+   */
+  fuzzRuns?: number;
+  /** seed of the fuzz stage (default random, printed in its report) */
+  fuzzSeed?: number;
   /** operationIds the target implements (conform and fuzz --operations) */
   operations?: string[];
   /** the version of the contract every stage judges by, `seed` (default) or `live` (`--contract`; D-live-version) */
@@ -308,6 +316,8 @@ export async function runGate(o: GateOptions): Promise<GateResult> {
         target,
         apiKey: o.apiKey,
         timeSeconds,
+        runs: o.fuzzRuns,
+        seed: o.fuzzSeed,
         shrinkSeconds: SHRINK_SECONDS,
         operations: o.operations ? [...new Set([...o.operations, "usage"])] : undefined,
         contractVersion: o.contractVersion,

@@ -29,9 +29,14 @@ describe("plumbline gate", () => {
         "test",
         "--payment-key",
         "plumbline-demo-payment-key",
-        // the fuzz and load stages fill what conformance leaves of it: a short box is all three stages still
+        // the fuzz and load stages share what conformance leaves of it: a short box is all three stages still,
+        // and the fuzz stage does a fixed amount of work (20 cases per input property, 2 model sequences)
         "--time",
         "15",
+        "--fuzz-runs",
+        "20",
+        "--fuzz-seed",
+        "7",
       ]);
       expect(r.code, r.out.slice(-3000)).toBe(0);
       expect(junitSuites(r.dir)).toEqual([
@@ -50,6 +55,18 @@ describe("plumbline gate", () => {
         ["fuzz", 0],
         ["load", 0],
       ]);
+      const fuzz = JSON.parse(readFileSync(join(r.dir, "fuzz", "fuzz.json"), "utf8"));
+      expect(fuzz.seed).toBe(7);
+      expect(fuzz.budget.runs).toBe(20);
+      // the runs are shared by the property's workers (each rounds its share up), the model runs a tenth
+      const cases = Object.fromEntries(
+        fuzz.properties.map((p: { property: string; cases: number }) => [p.property, p.cases]),
+      );
+      expect(cases["valid-input"]).toBeGreaterThanOrEqual(20);
+      expect(cases["valid-input"]).toBeLessThan(30);
+      expect(cases["invalid-input"]).toBeGreaterThanOrEqual(20);
+      expect(cases["invalid-input"]).toBeLessThan(30);
+      expect(cases["stateful-model"]).toBe(2);
       // the payment key reached the conformance stage: its payment checks ran instead of being skipped
       expect(json.stages[0].summary).not.toMatch(/payment-key/);
       const conform = JSON.parse(readFileSync(join(r.dir, "conform", "conformance.json"), "utf8"));
