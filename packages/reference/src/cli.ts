@@ -172,7 +172,7 @@ function serverOptions(cmd: Command) {
     )
     .option(
       "--parse-threads <n>",
-      "worker threads parsing pages (default: the cores; D-parse-limits)",
+      "worker threads parsing pages, at most (default: the cores; each starts when a page finds none free; D-parse-limits)",
       wholeNumber(1, 64),
     )
     .addOption(
