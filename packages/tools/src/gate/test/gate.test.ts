@@ -58,15 +58,13 @@ describe("plumbline gate", () => {
       const fuzz = JSON.parse(readFileSync(join(r.dir, "fuzz", "fuzz.json"), "utf8"));
       expect(fuzz.seed).toBe(7);
       expect(fuzz.budget.runs).toBe(20);
-      // the runs are shared by the property's workers (each rounds its share up), the model runs a tenth
-      const cases = Object.fromEntries(
-        fuzz.properties.map((p: { property: string; cases: number }) => [p.property, p.cases]),
-      );
-      expect(cases["valid-input"]).toBeGreaterThanOrEqual(20);
-      expect(cases["valid-input"]).toBeLessThan(30);
-      expect(cases["invalid-input"]).toBeGreaterThanOrEqual(20);
-      expect(cases["invalid-input"]).toBeLessThan(30);
-      expect(cases["stateful-model"]).toBe(2);
+      // at most the runs (shared by the property's workers, each rounding its share up; the model a tenth): without
+      // them the stage would fill its share of the box; fewer when the share ran out first on a busy machine
+      for (const p of fuzz.properties as Array<{ property: string; cases: number; workers: number }>) {
+        const cap = p.property === "stateful-model" ? 2 : 20 + p.workers;
+        expect(p.cases, p.property).toBeGreaterThan(0);
+        expect(p.cases, p.property).toBeLessThanOrEqual(cap);
+      }
       // the payment key reached the conformance stage: its payment checks ran instead of being skipped
       expect(json.stages[0].summary).not.toMatch(/payment-key/);
       const conform = JSON.parse(readFileSync(join(r.dir, "conform", "conformance.json"), "utf8"));
@@ -118,6 +116,8 @@ describe("plumbline gate", () => {
         "100",
         "--time",
         "20",
+        "--fuzz-runs",
+        "50",
       ]);
       expect(r.code, r.out.slice(-3000)).toBe(0);
       expect(junitSuites(r.dir).map(([s]) => s)).toEqual(["conform", "fuzz", "load"]);
