@@ -4,11 +4,11 @@
 import { type Decision, readDecisions } from "./decisions.ts";
 import {
   type ContractVersion,
+  checkedDereferenced,
   contractPath,
   dereferenceDocument,
   type OpenApiDocument,
-  readCheckedDereferenced,
-  readCheckedDocument,
+  readCheckedCopy,
   readRawDocument,
   validateDocument,
 } from "./document.ts";
@@ -71,11 +71,11 @@ export function loadContract(options: LoadOptions = {}): Promise<Contract> {
 
 async function build(path: string, profile: string): Promise<Contract> {
   // the bundled documents come checked by the build (every profile validated); any other is validated here
-  const checked = readCheckedDocument(path);
-  const raw = applyProfile(checked ?? readRawDocument(path), profile);
+  const checked = readCheckedCopy(path);
+  const raw = applyProfile(checked?.document ?? readRawDocument(path), profile);
   if (!checked) await validateDocument(raw);
   // and dereferenced by the build too (the OpenAPI parser then never loads)
-  const document = (checked && readCheckedDereferenced(path, profile)) || (await dereferenceDocument(raw));
+  const document = (checked && checkedDereferenced(checked, profile)) ?? (await dereferenceDocument(raw));
   const operations = indexOperations(document);
   const byId = new Map(operations.map((o) => [o.operationId, o]));
   return {

@@ -45,15 +45,15 @@ export function readRawDocument(path: string = SPEC_PATH): OpenApiDocument {
  * edited since). Reading the YAML and validating it took ~500 ms of every command's start; this takes a few.
  */
 export function readCheckedDocument(path: string): OpenApiDocument | undefined {
-  return readChecked(path)?.document as OpenApiDocument | undefined;
+  return readCheckedCopy(path)?.document;
 }
 
 /**
  * The checked copy's document with `profile` applied and dereferenced, as dereferenceDocument gives it (the build
- * stores the parser's own result, shared objects and all: graph-json.ts), or undefined without such a copy.
+ * stores the parser's own result, shared objects and all: graph-json.ts), or undefined without one.
  */
-export function readCheckedDereferenced(path: string, profile: string): OpenApiDocument | undefined {
-  const encoded = readChecked(path)?.dereferenced?.[profile];
+export function checkedDereferenced(copy: CheckedDocument, profile: string): OpenApiDocument | undefined {
+  const encoded = copy.dereferenced?.[profile];
   return encoded ? (decodeGraph(encoded) as OpenApiDocument) : undefined;
 }
 
@@ -64,8 +64,9 @@ export interface CheckedDocument {
   dereferenced?: Record<string, EncodedGraph>;
 }
 
-function readChecked(path: string): Partial<CheckedDocument> | undefined {
-  let checked: Partial<CheckedDocument>;
+/** The whole checked copy beside `path` (readCheckedDocument), or undefined. */
+export function readCheckedCopy(path: string): CheckedDocument | undefined {
+  let checked: CheckedDocument;
   try {
     checked = JSON.parse(readFileSync(checkedDocumentPath(path), "utf8"));
   } catch {
