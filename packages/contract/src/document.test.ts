@@ -178,9 +178,9 @@ describe("the build's checked copy of a document (NAME.checked.json, tools/build
     for (const version of CONTRACT_VERSIONS) {
       const built = contractPath(version).replace(/\/src\//, "/dist/");
       const raw = readRawDocument(built);
+      const copy = readCheckedCopy(built);
+      expect(copy, `${checkedDocumentPath(built)}: run npm run build`).toBeDefined();
       for (const profile of profileNames(raw)) {
-        const copy = readCheckedCopy(built);
-        expect(copy).toBeDefined();
         const stored = copy && checkedDereferenced(copy, profile);
         const parsed = await dereferenceDocument(applyProfile(raw, profile));
         expect(stored, `${version} ${profile}`).toEqual(parsed);

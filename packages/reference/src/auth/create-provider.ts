@@ -8,15 +8,12 @@
 import { fetchedMetadataProblem, redirectUriMatches, redirectUrisProblem } from "@plumbline-kit/platform/redirect-uris";
 import type { Kysely } from "kysely";
 import Provider, { errors } from "oidc-provider";
+import { AUTH_PATHS, OAUTH_SCOPES } from "./auth-paths.ts";
 import type { AuthDatabase } from "./auth-schema.ts";
 import type { AuthSecrets } from "./auth-secrets.ts";
 import { createOidcAdapterClass } from "./oidc-adapter.ts";
 import { renderErrorPage } from "./pages-html.ts";
 import type { UserStore } from "./user-store.ts";
-
-export { AUTH_PATHS, OAUTH_SCOPES } from "./auth-paths.ts";
-
-import { AUTH_PATHS, OAUTH_SCOPES } from "./auth-paths.ts";
 
 export interface ProviderOptions {
   issuer: string;

@@ -4,7 +4,6 @@
 import type { EngineResult } from "@plumbline-kit/platform/engines";
 import type { PageParser } from "../../engines/parse/parse-pool.ts";
 import { parseQuery } from "../query-terms.ts";
-import type { ArxivEntry } from "./arxiv-feed.ts";
 import {
   cleanUrl,
   fetchUpstream,
@@ -25,8 +24,6 @@ export function arxivSearchQuery(q: Pick<UpstreamQuery, "query" | "since">, now:
   if (q.since) terms.push(`submittedDate:[${stamp(new Date(q.since))} TO ${stamp(now)}]`);
   return terms.join(" AND ") || "all:*";
 }
-
-export type { ArxivEntry };
 
 export function createArxivBackend(o: {
   baseUrl: string;

@@ -27,8 +27,8 @@ async function balance(): Promise<number> {
 beforeAll(async () => {
   site = await startFixtureServer();
   reference = await startReferenceProcess({ keys: [`${KEY}:${CREDITS}`, "WARM:100"], args: ["--rate-limit", "0"] });
-  // a warm target (on an account of its own): the reference starts its parse workers at the first crawls that need them (half a second of
-  // CPU each), which a 3-second run on a busy machine would otherwise spend measuring
+  // a warm target (on an account of its own): the reference starts its parse workers at the first crawls that need
+  // them (half a second of CPU each), which a 3-second run on a busy machine would otherwise spend measuring
   await Promise.all(
     [1, 2, 3, 4].map(() =>
       fetch(`${reference.url}/crawl`, {
