@@ -41,6 +41,10 @@ export function edgesCommand() {
     )
     .option("--report-dir <dir>", "write edges.json, edges.junit.xml and edges.html there")
     .option(
+      "--run-all",
+      "also run the edges that apply only to operations the baseline never called (by default they are not exercised without a run: a command calling the same operations every run cannot meet them)",
+    )
+    .option(
       "--jobs <n>",
       "runs at once, each against its own mock on its own port (default: the number of cores)",
       wholeNumber(1, 64),
@@ -49,7 +53,8 @@ export function edgesCommand() {
       "after",
       `
 Exit codes: 0 every exercised edge passed, 1 an exercised edge failed, 2 the baseline failed (its output is
-printed) or bad usage. An edge is not exercised when the command made no request it applies to.`,
+printed) or bad usage. An edge is not exercised when the command made no request it applies to; an edge whose
+operations the baseline never called is not run at all (--run-all runs it).`,
     )
     .action(
       exits(async (operands, opts, cmd) => {
@@ -71,6 +76,7 @@ printed) or bad usage. An edge is not exercised when the command made no request
           timeoutMs: opts.timeout * 1000,
           jobs,
           reportDir: opts.reportDir,
+          runAll: opts.runAll === true,
           onProgress: (line) => console.log(`  ${line}`),
         });
         if (!result.baseline.passed) {

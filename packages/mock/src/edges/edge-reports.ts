@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { htmlEscape } from "@plumbline-kit/contract/report/html";
 import { junitXml } from "@plumbline-kit/contract/report/junit";
 import { plural } from "@plumbline-kit/contract/report/plural";
-import type { EdgesResult } from "./run-edges.ts";
+import type { EdgeRun, EdgesResult } from "./run-edges.ts";
 
 export const REPORT_FILES = { json: "edges.json", junit: "edges.junit.xml", html: "edges.html" } as const;
 
@@ -39,10 +39,7 @@ function junit(r: EdgesResult): string {
             name: `${e.edge.id}: ${e.edge.title}`,
             classname: "edges",
             seconds: e.durationMs / 1000,
-            skipped:
-              e.verdict === "not exercised"
-                ? `not exercised: the command made no request of ${e.edge.operations.join(", ")}`
-                : undefined,
+            skipped: e.verdict === "not exercised" ? notExercised(e) : undefined,
             failure:
               e.verdict === "failed"
                 ? {
@@ -56,6 +53,14 @@ function junit(r: EdgesResult): string {
       },
     ],
   });
+}
+
+/** Why an edge was not exercised: the run made no request it applies to, or it was not run at all. */
+function notExercised(e: EdgeRun): string {
+  const ops = e.edge.operations.join(", ");
+  return e.ran
+    ? `not exercised: the command made no request of ${ops}`
+    : `not exercised, not run: the baseline called none of ${ops}`;
 }
 
 const VERDICT_CLASS = { passed: "pass", failed: "fail", "not exercised": "skip" } as const;
@@ -76,7 +81,7 @@ function html(r: EdgesResult): string {
       ) => `<section id="${esc(e.edge.id)}" class="${VERDICT_CLASS[e.verdict]}"><h2>${esc(e.edge.id)}: ${esc(e.edge.title)} · ${esc(e.verdict)}</h2>
 <p><b>The mock answers:</b> ${esc(e.edge.answer)}</p>
 <p><b>Allowed by:</b> ${esc(e.edge.allowedBy.join("; "))}. <b>A client:</b> ${esc(e.edge.handling)}</p>
-<p>Exit ${e.exitCode}${e.timedOut ? " (timed out)" : ""} in ${e.durationMs} ms; ${plural(e.alteredCount, "request")} altered${e.altered.length ? ":" : "."}</p>
+<p>${e.ran ? `Exit ${e.exitCode}${e.timedOut ? " (timed out)" : ""} in ${e.durationMs} ms; ${plural(e.alteredCount, "request")} altered${e.altered.length ? ":" : "."}` : esc(`${notExercised(e)}.`)}</p>
 ${e.altered.length ? `<ul>${e.altered.map((a) => `<li>${esc(a.method)} ${esc(a.url)} → ${a.status ?? "no answer"}: ${esc(a.change)}</li>`).join("")}</ul>` : ""}
 <pre>${esc(e.outputTail)}</pre></section>`,
     )
@@ -88,7 +93,7 @@ ${e.altered.length ? `<ul>${e.altered.map((a) => `<li>${esc(a.method)} ${esc(a.u
 pre{background:#f6f6f6;padding:.6em;overflow:auto;max-height:30em}</style></head><body>
 <h1>plumbline edges</h1>
 <p><code>${esc(r.command.join(" "))}</code> · started ${esc(r.startedAt)} · ${(r.durationMs / 1000).toFixed(1)} s · exit ${r.exitCode}</p>
-<p>Baseline (a plain mock): ${r.baseline.passed ? "passed" : `failed, exit ${r.baseline.exitCode}`}. Edges: ${count("failed")} failed, ${count("passed")} passed, ${count("not exercised")} not exercised.</p>
+<p>Baseline (a plain mock): ${r.baseline.passed ? `passed, calling ${esc(r.baseline.operations.join(", ") || "no operation")}` : `failed, exit ${r.baseline.exitCode}`}. Edges: ${count("failed")} failed, ${count("passed")} passed, ${count("not exercised")} not exercised.</p>
 ${r.baseline.passed ? "" : `<pre>${esc(r.baseline.outputTail)}</pre>`}
 <table><tr><th>edge</th><th>verdict</th><th>altered</th><th>allowed by</th></tr>
 ${rows}</table>

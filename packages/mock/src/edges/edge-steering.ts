@@ -33,6 +33,8 @@ export interface EdgeView {
   /** requests altered (all of them, though `altered` keeps the first 1000) */
   count: number;
   altered: AlteredRequest[];
+  /** the contract's operations the run called, whether the edge applies to them or not, in the order first called */
+  operations: string[];
 }
 
 export interface EdgeRecorder {
@@ -330,6 +332,7 @@ export function installEdge(
   let steer = make();
   let count = 0;
   let kept: AlteredRequest[] = [];
+  let called = new Set<string>();
   const records = new WeakMap<FastifyRequest, AlteredRequest>();
   const pollMs = id === "deepcrawl-slow" ? SLOW_POLL_MS : options.advanceClockPerPollMs;
   if (id === "deepcrawl-slow") state.deepcrawl.setSteps(SLOW_STEPS);
@@ -352,6 +355,7 @@ export function installEdge(
     // back to the start with the rest of the mock: nothing altered, the first calls first again
     if (req.method === "POST" && req.url === "/__mock/reset") recorder.clear();
     if (!operationId) return done();
+    called.add(operationId);
     if (operationId === "deepcrawlStatus" && pollMs && state.clock.mode === "manual") state.clock.advance(pollMs);
     if (!applies.has(operationId) || !steer.request) return done();
     const change = steer.request(operationId);
@@ -396,10 +400,11 @@ export function installEdge(
   app.get("/__mock/edge", async () => recorder.view());
 
   const recorder: EdgeRecorder = {
-    view: () => ({ edge: id, count, altered: kept.map((r) => ({ ...r })) }),
+    view: () => ({ edge: id, count, altered: kept.map((r) => ({ ...r })), operations: [...called] }),
     clear() {
       count = 0;
       kept = [];
+      called = new Set();
       steer = make();
       if (id === "deepcrawl-slow") state.deepcrawl.setSteps(SLOW_STEPS);
     },

@@ -34,6 +34,9 @@ export interface EdgesOptions {
   onProgress?: (line: string) => void;
   /** an already loaded contract */
   contract?: Contract;
+  /** run every edge, also those that apply only to operations the baseline never called (by default those are not
+   * exercised without a run: a command that calls the same operations every time cannot meet them) */
+  runAll?: boolean;
 }
 
 export interface CommandRun {
@@ -44,9 +47,13 @@ export interface CommandRun {
   outputTail: string;
 }
 
-export interface EdgeRun extends CommandRun {
+export interface EdgeRun extends Omit<CommandRun, "exitCode"> {
   edge: EdgeSpec;
   verdict: EdgeVerdict;
+  /** false: not run, the baseline called none of the operations the edge applies to (verdict "not exercised") */
+  ran: boolean;
+  /** null when not run */
+  exitCode: number | null;
   /** requests the edge altered (all of them, `altered` keeps the first 1000) */
   alteredCount: number;
   altered: AlteredRequest[];
@@ -54,7 +61,8 @@ export interface EdgeRun extends CommandRun {
 
 export interface EdgesResult {
   command: string[];
-  baseline: CommandRun & { passed: boolean };
+  /** `operations`: those of the contract the command called against the plain mock */
+  baseline: CommandRun & { passed: boolean; operations: string[] };
   /** empty when the baseline failed */
   edges: EdgeRun[];
   /** 0 every exercised edge passed, 1 one failed, 2 the baseline failed */
@@ -87,7 +95,7 @@ async function runOnce(
   o: EdgesOptions,
   contract: Contract,
   edge: string | null,
-): Promise<CommandRun & { altered: AlteredRequest[]; alteredCount: number }> {
+): Promise<CommandRun & { altered: AlteredRequest[]; alteredCount: number; operations: string[] }> {
   const mock = await startMock({
     port: 0,
     contract,
@@ -112,7 +120,7 @@ async function runOnce(
         while (bytes > 1024 * 1024 && chunks.length > 1) bytes -= (chunks.shift() as Buffer).length;
       },
     });
-    const view = mock.edge?.view() ?? { count: 0, altered: [] };
+    const view = mock.edge?.view() ?? { count: 0, altered: [], operations: [] };
     return {
       exitCode,
       timedOut: exitCode === TIMED_OUT,
@@ -120,6 +128,7 @@ async function runOnce(
       outputTail: tailOf(chunks, o.tailLines ?? 40),
       altered: view.altered,
       alteredCount: view.count,
+      operations: view.operations,
     };
   } finally {
     await mock.close();
@@ -150,18 +159,39 @@ export async function runEdges(o: EdgesOptions): Promise<EdgesResult> {
   const { altered: _a, alteredCount: _c, ...base } = await runOnce(o, contract, null);
   const baseline = { ...base, passed: base.exitCode === 0 };
   progress(`baseline: ${baseline.passed ? "passed" : `failed (exit ${baseline.exitCode})`}`);
+  // an edge alters only requests of its operations: a command that called none of them against the plain mock makes
+  // the same requests under the edge (the same answers up to the first altered one, which never comes)
+  const called = new Set(base.operations);
+  const reachable = (edge: EdgeSpec) => o.runAll === true || edge.operations.some((op) => called.has(op));
+  const unreached = edges.filter((e) => !reachable(e));
+  if (baseline.passed && unreached.length > 0)
+    progress(
+      `not run, the baseline called none of their operations: ${unreached.map((e) => e.id).join(", ")} (--run-all runs them)`,
+    );
   const jobs = o.jobs ?? availableParallelism();
   // each run in flight listens for the signals it passes on (SIGINT, SIGTERM, SIGHUP)
   if (process.getMaxListeners() < jobs + 10) process.setMaxListeners(jobs + 10);
   const runs: EdgeRun[] = baseline.passed
     ? await pool(
         jobs,
-        edges.map((edge) => async () => {
-          const run = await runOnce(o, contract, edge.id);
+        edges.map((edge) => async (): Promise<EdgeRun> => {
+          if (!reachable(edge))
+            return {
+              edge,
+              verdict: "not exercised",
+              ran: false,
+              exitCode: null,
+              timedOut: false,
+              durationMs: 0,
+              outputTail: "",
+              altered: [],
+              alteredCount: 0,
+            };
+          const { operations: _o, ...run } = await runOnce(o, contract, edge.id);
           const verdict: EdgeVerdict =
             run.alteredCount === 0 ? "not exercised" : run.exitCode === 0 ? "passed" : "failed";
           progress(`${edge.id}: ${verdict}`);
-          return { edge, verdict, ...run };
+          return { edge, verdict, ran: true, ...run };
         }),
       )
     : [];

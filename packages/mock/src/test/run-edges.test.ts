@@ -35,13 +35,24 @@ const HEALTH_ONLY = script(
 );
 
 describe("runEdges", () => {
-  it("marks every edge not exercised when the command calls none of the operations they apply to", async () => {
+  it("marks every edge not exercised, without running it, when the baseline called none of its operations", async () => {
     const r = await runEdges({ command: HEALTH_ONLY, jobs: 4 });
     expect(r.baseline.passed).toBe(true);
+    expect(r.baseline.operations).toEqual(["health"]);
     expect(r.edges.map((e) => e.edge.id)).toEqual(EDGES.map((e) => e.id));
     for (const e of r.edges) {
-      expect(e.verdict, e.edge.id).toBe("not exercised");
-      expect(e.alteredCount).toBe(0);
+      expect(e, e.edge.id).toMatchObject({ verdict: "not exercised", ran: false, exitCode: null, alteredCount: 0 });
+      expect(e.outputTail).toBe("");
+    }
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("with runAll runs them anyway: the command meets none of them", async () => {
+    const edges = ["rate-limited", "zero-results", "upstream-502"];
+    const r = await runEdges({ command: HEALTH_ONLY, edges, jobs: 3, runAll: true });
+    expect(r.edges.map((e) => e.edge.id)).toEqual(edges);
+    for (const e of r.edges) {
+      expect(e, e.edge.id).toMatchObject({ verdict: "not exercised", ran: true, exitCode: 0, alteredCount: 0 });
       expect(e.outputTail).toContain("health 200");
     }
     expect(r.exitCode).toBe(0);
@@ -66,6 +77,9 @@ for (const x of r.body.results) console.log(x.title, x.description.length); // a
       "zero-results": "passed",
       "screenshot-503": "not exercised",
     });
+    // screenshot-503 is not run: the baseline called trending only
+    expect(r.baseline.operations).toEqual(["trending"]);
+    expect(r.edges.map((e) => e.ran)).toEqual([true, true, false]);
     const failed = r.edges.find((e) => e.verdict === "failed");
     expect(failed?.outputTail).toContain("TypeError");
     expect(failed?.altered).toEqual([
@@ -79,6 +93,7 @@ for (const x of r.body.results) console.log(x.title, x.description.length); // a
     const junit = readFileSync(join(reportDir, "edges.junit.xml"), "utf8");
     expect(junit).toMatch(/<testsuites name="plumbline edges" tests="4" failures="1" errors="0" skipped="1"/);
     expect(junit).toContain("trending-description-null");
+    expect(junit).toContain("not exercised, not run: the baseline called none of screenshot");
     const html = readFileSync(join(reportDir, "edges.html"), "utf8");
     expect(html).toContain('<section id="trending-description-null" class="fail">');
     expect(html).toContain("D-trending-description");
@@ -144,6 +159,13 @@ describe("plumbline edges", () => {
     expect(r.out).toMatch(/^upstream-502 +not exercised +0 +interface-spec/m);
     expect(r.out).not.toContain("rate-limited");
     expect(r.out).toContain("no edge failed (0 passed, 0 failed, 2 not exercised;");
+    expect(r.out).toContain(
+      "not run, the baseline called none of their operations: zero-results, upstream-502 (--run-all runs them)",
+    );
+    const all = await cli(["--edges", "zero-results", "--run-all", "--", ...HEALTH_ONLY]);
+    expect(all.code).toBe(0);
+    expect(all.out).toMatch(/^ {2}zero-results: not exercised$/m);
+    expect(all.out).not.toContain("not run");
   });
 
   it("bad usage exits 2 with a message", async () => {
