@@ -6,74 +6,119 @@ import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startMockProcess } from "../../../../../test-support/mock-process.ts";
+import { type MockProcess, startMockProcess } from "../../../../../test-support/mock-process.ts";
 import { startReferenceProcess } from "../../../../../test-support/reference-process.ts";
 import { startFixtureServer } from "../../conformance/fixtures/fixture-server.ts";
 import { startFaultProxy } from "../../conformance/test/fault-proxy.ts";
 import { gate, junitSuites, removeGateReports, tempDir } from "./gate-cli.ts";
 
-afterAll(removeGateReports);
+// One mock for the tests against it, none of which judges its start: the waiting test starts it (it must come up
+// on the port that test's gate waits on, after the gate), the others reuse it (a mock process costs ~1 s of CPU).
+const MOCK_ARGS = ["--key", "GATE:100000000", "--key", "BROKE:0", "--rate-limit", "0"];
+let shared: MockProcess | undefined;
+const sharedMock = async () => {
+  shared ??= await startMockProcess(MOCK_ARGS);
+  return shared;
+};
+afterAll(async () => {
+  await shared?.stop();
+  removeGateReports();
+});
 
 describe("plumbline gate", () => {
-  it("passes against the mock: three stages, one JUnit file, one page linking the three reports; pays with --payment-key", async () => {
-    const mock = await startMockProcess(["--key", "GATE:100000000", "--key", "BROKE:0", "--rate-limit", "0"]);
+  it("waits for a target started in the background just before it (a CI step), and says so when none comes", async () => {
+    // a free port, then the gate first and the mock a second later, as `plumbline mock … & plumbline gate …` does
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const target = `http://127.0.0.1:${port}`;
+    const none = await gate(["--target", target, "--api-key", "GATE", "--wait-for-target", "1"]);
+    expect(none.code).toBe(2);
+    expect(none.out).toContain(
+      `nothing answers at ${target} (connection refused): is the server running? (waited 1 s; --wait-for-target S waits longer)`,
+    );
+    const running = gate([
+      "--target",
+      target,
+      "--api-key",
+      "GATE",
+      "--stages",
+      "conform",
+      // what is judged here is the wait: conformance on one operation is enough of a stage after it
+      "--operations",
+      "usage",
+      "--allow-skipped",
+      "broke-key",
+    ]);
+    await new Promise((r) => setTimeout(r, 1000));
+    const mock = await startMockProcess(["--port", String(port), ...MOCK_ARGS]);
     try {
-      const r = await gate([
-        "--target",
-        mock.url,
-        "--api-key",
-        "GATE",
-        "--broke-api-key",
-        "BROKE",
-        "--payment-method",
-        "test",
-        "--payment-key",
-        "plumbline-demo-payment-key",
-        // the fuzz and load stages share what conformance leaves of it: a short box is all three stages still,
-        // and the fuzz stage does a fixed amount of work (20 cases per input property, 2 model sequences)
-        "--time",
-        "15",
-        "--fuzz-runs",
-        "20",
-        "--fuzz-seed",
-        "7",
-      ]);
+      const r = await running;
       expect(r.code, r.out.slice(-3000)).toBe(0);
-      expect(junitSuites(r.dir)).toEqual([
-        ["conform", 0],
-        ["fuzz", 0],
-        ["load", 0],
-      ]);
-      const page = readFileSync(join(r.dir, "index.html"), "utf8");
-      for (const link of ["conform/report.html", "fuzz/report.html", "load/report.html", "junit.xml"]) {
-        expect(page).toContain(`href="${link}"`);
-        expect(existsSync(join(r.dir, link))).toBe(true);
-      }
-      const json = JSON.parse(readFileSync(join(r.dir, "gate.json"), "utf8"));
-      expect(json.stages.map((s: { stage: string; exitCode: number }) => [s.stage, s.exitCode])).toEqual([
-        ["conform", 0],
-        ["fuzz", 0],
-        ["load", 0],
-      ]);
-      const fuzz = JSON.parse(readFileSync(join(r.dir, "fuzz", "fuzz.json"), "utf8"));
-      expect(fuzz.seed).toBe(7);
-      expect(fuzz.budget.runs).toBe(20);
-      // at most the runs (shared by the property's workers, each rounding its share up; the model a tenth): without
-      // them the stage would fill its share of the box; fewer when the share ran out first on a busy machine
-      for (const p of fuzz.properties as Array<{ property: string; cases: number; workers: number }>) {
-        const cap = p.property === "stateful-model" ? 2 : 20 + p.workers;
-        expect(p.cases, p.property).toBeGreaterThan(0);
-        expect(p.cases, p.property).toBeLessThanOrEqual(cap);
-      }
-      // the payment key reached the conformance stage: its payment checks ran instead of being skipped
-      expect(json.stages[0].summary).not.toMatch(/payment-key/);
-      const conform = JSON.parse(readFileSync(join(r.dir, "conform", "conformance.json"), "utf8"));
-      expect(conform.checks.find((c: { id: string }) => c.id === "payment-receipt")).toMatchObject({
-        status: "passed",
-      });
+      expect(r.out).toMatch(/gate: conform passed/);
     } finally {
-      await mock.stop();
+      // the mock of the tests after this one (stopped after the file), unless they have one already
+      if (shared) await mock.stop();
+      else shared = mock;
     }
+  }, 180_000);
+
+  it("passes against the mock: three stages, one JUnit file, one page linking the three reports; pays with --payment-key", async () => {
+    const mock = await sharedMock();
+    const r = await gate([
+      "--target",
+      mock.url,
+      "--api-key",
+      "GATE",
+      "--broke-api-key",
+      "BROKE",
+      "--payment-method",
+      "test",
+      "--payment-key",
+      "plumbline-demo-payment-key",
+      // the fuzz and load stages share what conformance leaves of it: a short box is all three stages still,
+      // and the fuzz stage does a fixed amount of work (20 cases per input property, 2 model sequences)
+      "--time",
+      "15",
+      "--fuzz-runs",
+      "20",
+      "--fuzz-seed",
+      "7",
+    ]);
+    expect(r.code, r.out.slice(-3000)).toBe(0);
+    expect(junitSuites(r.dir)).toEqual([
+      ["conform", 0],
+      ["fuzz", 0],
+      ["load", 0],
+    ]);
+    const page = readFileSync(join(r.dir, "index.html"), "utf8");
+    for (const link of ["conform/report.html", "fuzz/report.html", "load/report.html", "junit.xml"]) {
+      expect(page).toContain(`href="${link}"`);
+      expect(existsSync(join(r.dir, link))).toBe(true);
+    }
+    const json = JSON.parse(readFileSync(join(r.dir, "gate.json"), "utf8"));
+    expect(json.stages.map((s: { stage: string; exitCode: number }) => [s.stage, s.exitCode])).toEqual([
+      ["conform", 0],
+      ["fuzz", 0],
+      ["load", 0],
+    ]);
+    const fuzz = JSON.parse(readFileSync(join(r.dir, "fuzz", "fuzz.json"), "utf8"));
+    expect(fuzz.seed).toBe(7);
+    expect(fuzz.budget.runs).toBe(20);
+    // at most the runs (shared by the property's workers, each rounding its share up; the model a tenth): without
+    // them the stage would fill its share of the box; fewer when the share ran out first on a busy machine
+    for (const p of fuzz.properties as Array<{ property: string; cases: number; workers: number }>) {
+      const cap = p.property === "stateful-model" ? 2 : 20 + p.workers;
+      expect(p.cases, p.property).toBeGreaterThan(0);
+      expect(p.cases, p.property).toBeLessThanOrEqual(cap);
+    }
+    // the payment key reached the conformance stage: its payment checks ran instead of being skipped
+    expect(json.stages[0].summary).not.toMatch(/payment-key/);
+    const conform = JSON.parse(readFileSync(join(r.dir, "conform", "conformance.json"), "utf8"));
+    expect(conform.checks.find((c: { id: string }) => c.id === "payment-receipt")).toMatchObject({
+      status: "passed",
+    });
   }, 180_000);
 
   it("passes against the reference, on the operations it implements, within a credit budget", async () => {
@@ -132,44 +177,8 @@ describe("plumbline gate", () => {
     }
   }, 180_000);
 
-  it("waits for a target started in the background just before it (a CI step), and says so when none comes", async () => {
-    // a free port, then the gate first and the mock a second later, as `plumbline mock … & plumbline gate …` does
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise((r) => probe.close(r));
-    const target = `http://127.0.0.1:${port}`;
-    const none = await gate(["--target", target, "--api-key", "GATE", "--wait-for-target", "1"]);
-    expect(none.code).toBe(2);
-    expect(none.out).toContain(
-      `nothing answers at ${target} (connection refused): is the server running? (waited 1 s; --wait-for-target S waits longer)`,
-    );
-    const running = gate([
-      "--target",
-      target,
-      "--api-key",
-      "GATE",
-      "--stages",
-      "conform",
-      // what is judged here is the wait: conformance on one operation is enough of a stage after it
-      "--operations",
-      "usage",
-      "--allow-skipped",
-      "broke-key",
-    ]);
-    await new Promise((r) => setTimeout(r, 1000));
-    const mock = await startMockProcess(["--port", String(port), "--key", "GATE:100000000", "--rate-limit", "0"]);
-    try {
-      const r = await running;
-      expect(r.code, r.out.slice(-3000)).toBe(0);
-      expect(r.out).toMatch(/gate: conform passed/);
-    } finally {
-      await mock.stop();
-    }
-  }, 180_000);
-
   it("fails against a faulty target, naming the failed check in the JUnit file", async () => {
-    const mock = await startMockProcess(["--key", "GATE:100000000", "--rate-limit", "0"]);
+    const mock = await sharedMock();
     // a target that stops sending request ids (D-headers)
     const proxy = await startFaultProxy(mock.url, {
       rewrite: (_req, res) => {
@@ -202,7 +211,6 @@ describe("plumbline gate", () => {
       expect(readFileSync(join(r.dir, "index.html"), "utf8")).toContain("plumbline gate: FAILED");
     } finally {
       await proxy.close();
-      await mock.stop();
     }
   }, 180_000);
 });
