@@ -6,7 +6,17 @@
 // not built; the repository's tests run the sources. Nothing is done when packages/.built-from says dist/ is of the
 // same sources (tools/build-fingerprint.js); `node tools/build.js --force` builds anyway.
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -17,6 +27,40 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BUILD = join(ROOT, ".build");
 const require = createRequire(import.meta.url);
 const started = performance.now();
+
+// One build at a time in a checkout: two test runs started together both find the sources changed, and two builds
+// would remove each other's .build/ and dist/. The second waits for the first, then finds dist/ current.
+const LOCK = join(ROOT, ".build.lock");
+function takeLock() {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      writeFileSync(join(LOCK, "pid"), String(process.pid));
+      process.on("exit", () => rmSync(LOCK, { recursive: true, force: true }));
+      return;
+    } catch (err) {
+      if (/** @type {NodeJS.ErrnoException} */ (err).code !== "EEXIST") throw err;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(join(LOCK, "pid"), "utf8"));
+    } catch {}
+    let alive = false;
+    try {
+      if (holder > 0) alive = process.kill(holder, 0);
+    } catch {}
+    // a lock whose build has ended (killed), or that never got its pid written: taken over
+    const age = existsSync(LOCK) ? Date.now() - statSync(LOCK).mtimeMs : 0;
+    if ((holder > 0 && !alive) || (holder === 0 && age > 10_000)) {
+      rmSync(LOCK, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`another build has held ${LOCK} for 10 minutes (pid ${holder})`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+  }
+}
+takeLock();
 
 const fingerprint = sourceFingerprint(); // of the sources this build reads, before it reads them
 // built from these very sources already (every dist/ there): nothing to do, as make says; --force builds anyway.
