@@ -205,39 +205,38 @@ describe("screenshot: failures, as the operation's statuses", () => {
 });
 
 describe("screenshot: the browser pool", () => {
+  // one pool of one context, no queue and no spares, for both tests (a Chromium launch less): the 503 needs its
+  // context busy; the relaunch counts its launches, and its first shot either launches the browser or finds the one
+  // the test before launched, so the kill makes the relaunch the second launch either way
+  let small: BrowserPool;
+  let engine: ReturnType<typeof createScreenshotEngine>;
+  beforeAll(() => {
+    small = createBrowserPool({ contexts: 1, queue: 0 });
+    engine = createScreenshotEngine({ contract: contractOf, pool: small, http });
+  });
+  afterAll(() => small?.close());
+
   it("answers 503 when every context is busy and the queue is full, and serves again once one frees", async () => {
-    const small = createBrowserPool({ contexts: 1, queue: 0 });
-    const engine = createScreenshotEngine({ contract: contractOf, pool: small, http });
-    try {
-      const slow = engine({ url: `${site.url}/slowish.html` }, ctx);
-      // the slow shot holds the one context (its page answers after 1.5 s, after Chromium's start)
-      await vi.waitFor(() => expect(small.stats().open).toBe(1), { timeout: 30_000, interval: 10 });
-      expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({
-        ok: false,
-        code: "PLB_SERVICE_UNAVAILABLE",
-      });
-      expect(await slow).toMatchObject({ ok: true });
-      expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({ ok: true });
-    } finally {
-      await small.close();
-    }
+    const slow = engine({ url: `${site.url}/slowish.html` }, ctx);
+    // the slow shot holds the one context (its page answers after 1.5 s, after Chromium's start)
+    await vi.waitFor(() => expect(small.stats().open).toBe(1), { timeout: 30_000, interval: 10 });
+    expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({
+      ok: false,
+      code: "PLB_SERVICE_UNAVAILABLE",
+    });
+    expect(await slow).toMatchObject({ ok: true });
+    expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({ ok: true });
   });
 
   it("relaunches a browser that died", async () => {
-    const own = createBrowserPool({ contexts: 1 });
-    const engine = createScreenshotEngine({ contract: contractOf, pool: own, http });
-    try {
-      expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({ ok: true });
-      const before = chromiumChildren();
-      expect(before.length).toBeGreaterThan(0);
-      for (const pid of before) process.kill(pid, "SIGKILL");
-      // the pool has seen the browser go (Playwright's disconnect: once the processes holding its pipe are gone,
-      // however long that takes on this machine)
-      await vi.waitFor(() => expect(own.stats().browser).toBe(false), { timeout: 30_000, interval: 50 });
-      expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({ ok: true });
-      expect(own.stats().launches).toBe(2);
-    } finally {
-      await own.close();
-    }
+    expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({ ok: true });
+    const before = chromiumChildren();
+    expect(before.length).toBeGreaterThan(0);
+    for (const pid of before) process.kill(pid, "SIGKILL");
+    // the pool has seen the browser go (Playwright's disconnect: once the processes holding its pipe are gone,
+    // however long that takes on this machine)
+    await vi.waitFor(() => expect(small.stats().browser).toBe(false), { timeout: 30_000, interval: 50 });
+    expect(await engine({ url: `${site.url}/shot.html` }, ctx)).toMatchObject({ ok: true });
+    expect(small.stats().launches).toBe(2);
   });
 });
