@@ -4,32 +4,22 @@
 // token than the page's, cannot pass the canary. And a target that cannot reach the run's own loopback fixtures
 // (the reference without --allow-private-network, a stand-in for any remote deployment) fails its precondition with
 // the fixture URL, the target's answer and the fix, unless --allow-skipped names it.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN } from "../../../../../test-support/cli-process.ts";
 import { type ReferenceProcess, startReferenceProcess } from "../../../../../test-support/reference-process.ts";
 import { type StaticSite, startStaticSite } from "../../../../../test-support/static-site.ts";
 import { type FixtureManifest, padUrl, randomToken } from "../fixtures/fixture-manifest.ts";
 import { CHECKS, runConformance } from "../index.ts";
 import { readRequestLog } from "../run-conformance.ts";
 import { jsonOf, startFaultProxy, withJson } from "./fault-proxy.ts";
+import { plumblineInProcess } from "./in-process-cli.ts";
 
 const REAL_PAGE_CHECKS = CHECKS.filter((c) => c.preconditions?.includes("fetches-real-pages")).map((c) => c.id);
 
-function cli(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  return new Promise((r) => child.once("exit", (code) => r({ code, out })));
-}
+/** `plumbline ARGS` through the dispatcher in process: its printed lines and exit code, no Node started for each. */
+const cli = plumblineInProcess;
 
 let dir: string;
 let log: string;
