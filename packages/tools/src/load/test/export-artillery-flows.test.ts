@@ -62,14 +62,14 @@ describe("other exported scenarios against the mock", () => {
   }, 180_000);
 
   it("keeps within the target's limits: a 429 within its policy is throttling, never an error", async () => {
-    // the mock allows 30 requests a minute; the script is told 1200 (54 arrivals in 3 s) and meets the real limit in
-    // the RateLimit headers of its answers
+    // the mock allows 30 requests a minute; the script is told 1200 (36 arrivals in 2 s, more than the 30) and meets
+    // the real limit in the RateLimit headers of its answers
     const e = await exported("limited", {
       scenario: "search",
       target: limited.url,
       thresholds: PASS,
       rateLimit: "1200",
-      durationSeconds: 3,
+      durationSeconds: 2,
       warmupSeconds: 0,
     });
     expect(e.plan.rateLimits).toMatchObject({ source: "stated", allowedRate: 20 });

@@ -59,7 +59,8 @@ describe("plumbline load against the reference", () => {
       scenario: "reference",
       fixtureUrl: `${site.url}/`,
       durationSeconds: 3,
-      warmupSeconds: 1,
+      // a short warm-up: the parse workers are started already (beforeAll)
+      warmupSeconds: 0.5,
       connections: 4,
       thresholds: LENIENT,
       reportDir: null,
