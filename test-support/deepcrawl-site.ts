@@ -18,18 +18,21 @@ export interface TestSiteOptions {
   delayMs?: number;
   /** robots.txt body (default: disallow /private/) */
   robots?: string;
+  /** words of filler text added to each article page (default none): a site of heavier pages */
+  fillerWords?: number;
 }
 
 export const phraseOf = (i: number) => `unique-phrase-${i}-of-the-fixture`;
 
-const article = (i: number, n: number) => {
+const article = (i: number, n: number, fillerWords = 0) => {
+  const filler = fillerWords > 0 ? `\n<p>${"More words of filler text. ".repeat(Math.ceil(fillerWords / 5))}</p>` : "";
   const links = [2 * i + 1, 2 * i + 2].filter((k) => k < n).map((k) => `<li><a href="/p/${k}">Page ${k}</a></li>`);
   return `<!doctype html><html><head><title>Page ${i}</title></head><body>
 <nav><a href="/">Home</a></nav>
 <main><article><h1>Page ${i}</h1>
 <p>This is article page number ${i} of the generated fixture site; it carries the phrase ${phraseOf(i)} so a test
 can find it in the package. It has enough words to count as a readable article for the extractor, more than thirty
-words in this paragraph alone, which is what the crawl engine expects before it trusts the static text.</p>
+words in this paragraph alone, which is what the crawl engine expects before it trusts the static text.</p>${filler}
 <ul>${links.join("")}</ul></article></main></body></html>`;
 };
 
@@ -62,7 +65,7 @@ export async function startTestSite(o: TestSiteOptions): Promise<TestSite> {
       );
     const m = /^\/p\/(\d+)$/.exec(path);
     if (m && Number(m[1]) < o.pages) {
-      const answer = () => send(200, "text/html; charset=utf-8", article(Number(m[1]), o.pages));
+      const answer = () => send(200, "text/html; charset=utf-8", article(Number(m[1]), o.pages, o.fillerWords));
       if (o.delayMs) setTimeout(answer, o.delayMs);
       else answer();
       return;

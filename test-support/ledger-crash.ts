@@ -1,10 +1,11 @@
 // kill -9 of the reference mid-burst (issue 38), shared by the crash test and `plumbline bench crash`: reference
 // servers started through the CLI on one database (a SQLite data directory, or a PostgreSQL schema with two
-// instances), a burst of concurrent paid calls on one key (fast /search, and /crawl of a local page that answers
-// only when let go, so their holds stay open), SIGKILL of the first server's serving process once every crawl's
-// hold is open in the database and searches have succeeded, the page let go (the surviving instance's crawls
-// finish), the killed server restarted on the same data, and the wait until no hold of the dead instance is left.
-// What the clients saw and what the database says are returned for the caller to judge. Test glue.
+// instances), a burst of concurrent paid calls on one key (fast /search, and /crawl of a local page that answers only
+// when let go, so their holds stay open), SIGKILL of the first server's serving process once every crawl's hold is
+// open in the database and searches have succeeded, the page let go (the surviving instance's crawls finish), the
+// killed server restarted on the same data (with restartInProcess, in the caller's process), and the wait until no
+// hold of the dead instance is left. What the clients saw and what the database says are returned for the caller to
+// judge. Test glue.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,6 +28,12 @@ export interface CrashOptions {
   crawls?: number;
   /** seconds an instance's lease lasts (passed as --instance-lease-seconds) */
   leaseSeconds?: number;
+  /**
+   * the restart runs in this process, with the options the killed server's flags give, instead of as a `plumbline
+   * reference` process (~3 CPU-s to start); default false. (The survivor stays a process: its share of the CPU during
+   * the burst is a process's, as a deployment's is.)
+   */
+  restartInProcess?: boolean;
 }
 
 export interface ClientCall {
@@ -102,8 +109,9 @@ export async function crashMidBurst(o: CrashOptions = {}): Promise<CrashOutcome>
   const searches = o.searches ?? 300;
   const crawls = o.crawls ?? 20;
   const site = await slowSite();
-  const running: CliProcess[] = [];
+  const running: Array<{ url: string; stop(): Promise<void> }> = [];
   let db: OpenedDatabase | null = null;
+  const leaseSeconds = o.leaseSeconds ?? 2;
   const start = async () => {
     const p = await startCliProcess(
       [
@@ -117,12 +125,27 @@ export async function crashMidBurst(o: CrashOptions = {}): Promise<CrashOutcome>
         "--rate-limit",
         "0",
         "--instance-lease-seconds",
-        String(o.leaseSeconds ?? 2),
+        String(leaseSeconds),
       ],
       "reference",
     );
     running.push(p);
     return p;
+  };
+  /** the restart: a process like the killed one, or (restartInProcess) the same options in this process */
+  const restart = async (): Promise<{ url: string }> => {
+    if (!o.restartInProcess) return start();
+    const { startReference } = await import("../packages/reference/src/start-reference.ts");
+    const ref = await startReference({
+      port: 0,
+      allowPrivateNetwork: true,
+      ...(url ? { databaseUrl: url } : { dataDir: dir as string }),
+      keys: [{ key: CRASH_KEY, credits: CRASH_CREDITS }],
+      rateLimits: { perAccount: 0 },
+      instanceLeaseSeconds: leaseSeconds,
+    });
+    running.push({ url: ref.url, stop: () => ref.close() });
+    return ref;
   };
   try {
     const killed = await start();
@@ -198,7 +221,7 @@ export async function crashMidBurst(o: CrashOptions = {}): Promise<CrashOutcome>
     site.letGo();
     await Promise.all(inFlight);
     // restarted on the same data: a new instance, which (or the survivor) releases the dead one's holds
-    await start();
+    await restart();
     const restartMs = Date.now() - killedAt;
     const recoveryMs = await recovered;
 

@@ -17,6 +17,11 @@ import { crawlOnAServeFromB, startPair } from "../test/scale-out-pair.ts";
 const PG = process.env.PLUMBLINE_TEST_DATABASE_URL;
 const SCHEMA = "plumbline_deepcrawl_test";
 const KEY = "pg-deepcrawl-key";
+// how often a status is polled and an idle worker looks for a task started elsewhere: each is a query on PostgreSQL
+// and ~1-3 ms of CPU here, and these crawls take seconds (tens on a loaded machine)
+const POLL_MS = 250;
+// one parse thread per instance: these crawls are small, and each worker started costs its load (~1 CPU-s)
+const PARSING = { threads: 1 };
 
 describe("PostgreSQL for the deepcrawl scale-out tests", () => {
   it("is configured wherever it is required", () => {
@@ -77,19 +82,21 @@ describe.skipIf(!PG)("deepcrawl on PostgreSQL with two instances", () => {
       packageDir,
       keys: [{ key: KEY, credits: 500 }],
       allowPrivateNetwork: true,
+      parsing: PARSING,
+      deepcrawlSettings: { pollMs: POLL_MS },
     };
     // A crawls; B only answers
     const pair = await startPair(() => common);
     instances.push(pair.a, pair.b);
-    await crawlOnAServeFromB(pair, KEY, site);
+    await crawlOnAServeFromB(pair, KEY, site, POLL_MS);
     const { a } = pair;
     expect(await balance(a.url, KEY)).toBe(480);
   });
 
   it("shares the queue between two crawling instances, each task run once", { timeout: 90_000 }, async () => {
     const tiny = await startTestSite({ pages: 3 });
-    const common = { port: 0, databaseUrl: url, packageDir, allowPrivateNetwork: true };
-    const c = await startReference({ ...common, deepcrawlSettings: { hostDelayMs: 0, pollMs: 50, maxTasks: 1 } });
+    const common = { port: 0, databaseUrl: url, packageDir, allowPrivateNetwork: true, parsing: PARSING };
+    const c = await startReference({ ...common, deepcrawlSettings: { hostDelayMs: 0, pollMs: POLL_MS, maxTasks: 1 } });
     instances.push(c);
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
@@ -101,7 +108,7 @@ describe.skipIf(!PG)("deepcrawl on PostgreSQL with two instances", () => {
     }
     const owners = new Set<string>();
     for (const id of ids) {
-      expect((await pollUntil(c.url, id, 60_000, KEY)).last.status).toBe("completed");
+      expect((await pollUntil(c.url, id, 60_000, KEY, undefined, POLL_MS)).last.status).toBe("completed");
       const row = await c.deepcrawl?.store.getTask(id);
       expect(row?.attempts).toBe(1);
       owners.add(row?.lease_owner as string);

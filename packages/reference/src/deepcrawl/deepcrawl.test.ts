@@ -13,6 +13,11 @@ import { type RunningReference, startReference } from "../start-reference.ts";
 const KEY = "deepcrawl-test-key";
 const PAGES = 210;
 const CRAWL_MS = 120_000;
+// a status poll costs both sides ~3 ms of CPU (a worker's look for tasks ~1 ms) and a crawl here takes seconds, tens on
+// a loaded machine; status polls also count against the account's rate limit (200 a minute, shared by the instances
+// on this database), which polls every 50 ms reached within 10 s: 150 a minute leaves room for the other calls
+const POLL_MS = 400;
+const MAX_BYTES = 40_000;
 let site: TestSite;
 let small: TestSite;
 let ref: RunningReference;
@@ -29,9 +34,11 @@ async function boot(extra: Parameters<typeof startReference>[0] = {}) {
     contract,
     // what is judged here is the crawl, not the threads' priority (parse-pool.test.ts judges that): at nice 19 the
     // parse threads get ~1.5 % of a core beside a test run's other processes, and a 25-page crawl took over a minute
-    // in a fresh-clone .ci/run once this file ran beside the heaviest ones
-    parsing: { nice: 0 },
-    deepcrawlSettings: { hostDelayMs: 0, concurrency: 8, pollMs: 50, ...extra.deepcrawlSettings },
+    // in a fresh-clone .ci/run once this file ran beside the heaviest ones. One parse thread per instance: each worker
+    // started costs its load (~1 CPU-s), and a second one adds no throughput on a test run's busy cores
+    parsing: { nice: 0, threads: 1 },
+    // pollMs: how soon a task started on another instance is found (one here: the expired-link test's)
+    deepcrawlSettings: { hostDelayMs: 0, concurrency: 8, pollMs: POLL_MS, ...extra.deepcrawlSettings },
     ...extra,
   });
 }
@@ -56,7 +63,7 @@ async function crawl(body: object, r = ref) {
   const { taskId, status } = (await res.json()) as { taskId: string; status: string };
   expect(status).toBe("queued");
   // a hang detector: the 210-page crawls take seconds alone and several times that on a loaded machine
-  const { last, seen } = await pollUntil(r.url, taskId, CRAWL_MS, KEY);
+  const { last, seen } = await pollUntil(r.url, taskId, CRAWL_MS, KEY, undefined, POLL_MS);
   return { taskId, last, seen };
 }
 
@@ -136,12 +143,14 @@ describe("reference deepcrawl", () => {
 
   it("refuses an expired zipUrl with 404; a new poll signs a fresh link", async () => {
     // this instance's clock is moved past the link's life instead of waiting it out, and the life is long (60 s) so
-    // the fresh link stays valid however slowly this machine fetches it
+    // the fresh link stays valid however slowly this machine fetches it. It signs and serves the links and runs no
+    // task (maxTasks 0): the long-lived instance, on the same database, runs the crawl started here, so this one
+    // loads no parser
     let ahead = 0;
     const short = await boot({
       port: 0,
       clock: { now: () => Date.now() + ahead },
-      deepcrawlSettings: { linkTtlMs: 60_000, hostDelayMs: 0, pollMs: 50 },
+      deepcrawlSettings: { linkTtlMs: 60_000, maxTasks: 0 },
     });
     try {
       const { taskId, last } = await crawl({ url: `${small.url}/` }, short);
@@ -164,7 +173,12 @@ describe("reference deepcrawl", () => {
   it("completes with what it has when a limit is reached, and says which in the manifest", {
     timeout: CRAWL_MS + 30_000,
   }, async () => {
-    const limited = await boot({ deepcrawlSettings: { limits: { maxPages: 25 }, hostDelayMs: 0, pollMs: 50 } });
+    // one instance for the pages and the bytes limits: 25 of `site`'s pages come to ~12 KB of documents, far under its
+    // bytes limit, while `heavy`'s pages (~11 KB each) reach it within four, far under its pages limit
+    const heavy = await startTestSite({ pages: 12, fillerWords: 2000 });
+    const limited = await boot({
+      deepcrawlSettings: { limits: { maxPages: 25, maxBytes: MAX_BYTES }, hostDelayMs: 0, pollMs: POLL_MS },
+    });
     try {
       for (const type of ["sitemap", "all"] as const) {
         const { last } = await crawl({ url: `${site.url}/`, type }, limited);
@@ -174,20 +188,18 @@ describe("reference deepcrawl", () => {
         expect(m.limitReached).toBe("pages");
         expect(m.pages).toHaveLength(25);
       }
-    } finally {
-      await limited.close();
-    }
-    const tight = await boot({ deepcrawlSettings: { limits: { maxBytes: 5000 }, hostDelayMs: 0, pollMs: 50 } });
-    try {
-      const { last } = await crawl({ url: `${small.url}/` }, tight);
+      const { last } = await crawl({ url: `${heavy.url}/` }, limited);
       const m = (await download(last.zipUrl as string)).manifest as Manifest;
       expect(m.limitReached).toBe("bytes");
       expect(m.pages.length).toBeGreaterThan(0);
-      expect(m.pages.reduce((a, p) => a + p.bytes, 0)).toBeLessThanOrEqual(5000);
+      expect(m.pages.reduce((a, p) => a + p.bytes, 0)).toBeLessThanOrEqual(MAX_BYTES);
     } finally {
-      await tight.close();
+      await limited.close();
+      await heavy.close();
     }
-    const brief = await boot({ deepcrawlSettings: { limits: { maxDurationMs: 300 }, hostDelayMs: 100, pollMs: 50 } });
+    const brief = await boot({
+      deepcrawlSettings: { limits: { maxDurationMs: 300 }, hostDelayMs: 100, pollMs: POLL_MS },
+    });
     try {
       const { last } = await crawl({ url: `${small.url}/` }, brief);
       const m = (await download(last.zipUrl as string)).manifest as Manifest;

@@ -52,6 +52,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
         paymentTestKey: TEST_KEY,
         paymentSecret: SECRET,
         contract,
+        // one parse thread: a batch's two pages would start a second worker, and its load costs ~1 CPU-s
+        parsing: { threads: 1 },
       });
     }, 60_000);
     afterAll(() => ref?.close());

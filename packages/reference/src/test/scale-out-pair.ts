@@ -11,11 +11,16 @@ export interface Pair {
   b: RunningReference;
 }
 
-/** `options(name)` gives each instance its options (a data directory of its own, or a shared package directory). */
+/**
+ * `options(name)` gives each instance its options (a data directory of its own, or a shared package directory); its
+ * deepcrawlSettings are laid over the pair's (A: no delay between pages, B: no task; both look for tasks every 50 ms).
+ */
 export async function startPair(options: (name: "a" | "b") => ReferenceOptions): Promise<Pair> {
-  const a = await startReference({ ...options("a"), deepcrawlSettings: { hostDelayMs: 0, pollMs: 50 } });
+  const oa = options("a");
+  const a = await startReference({ ...oa, deepcrawlSettings: { hostDelayMs: 0, pollMs: 50, ...oa.deepcrawlSettings } });
   try {
-    const b = await startReference({ ...options("b"), deepcrawlSettings: { maxTasks: 0, pollMs: 50 } });
+    const ob = options("b");
+    const b = await startReference({ ...ob, deepcrawlSettings: { maxTasks: 0, pollMs: 50, ...ob.deepcrawlSettings } });
     return { a, b };
   } catch (err) {
     await a.close();
@@ -23,12 +28,12 @@ export async function startPair(options: (name: "a" | "b") => ReferenceOptions):
   }
 }
 
-/** Starts a deepcrawl of `site` on B, sees A run it and B serve the whole package; the task's id. */
-export async function crawlOnAServeFromB({ a, b }: Pair, key: string, site: TestSite): Promise<string> {
+/** Starts a deepcrawl of `site` on B, sees A run it (polling B every `pollMs`) and B serve the whole package; the task's id. */
+export async function crawlOnAServeFromB({ a, b }: Pair, key: string, site: TestSite, pollMs = 50): Promise<string> {
   const res = await startDeepcrawl(b.url, key, { url: `${site.url}/` });
   expect(res.status).toBe(202);
   const { taskId } = (await res.json()) as { taskId: string };
-  const { last } = await pollUntil(b.url, taskId, 60_000, key);
+  const { last } = await pollUntil(b.url, taskId, 60_000, key, undefined, pollMs);
   expect(last.status).toBe("completed");
   const row = await b.deepcrawl?.store.getTask(taskId);
   expect(row?.lease_owner).toBe(a.deepcrawl?.worker?.owner);
