@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "@plumbline-kit/cli/cli";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plumblineInProcess } from "../../../../test-support/cli-in-process.ts";
 import { type CliProcess, startCliProcess } from "../../../../test-support/cli-process.ts";
 import { pollUntil, startDeepcrawl } from "../../../../test-support/deepcrawl-client.ts";
 import { startTestSite, type TestSite } from "../../../../test-support/deepcrawl-site.ts";
@@ -42,19 +42,7 @@ afterAll(async () => {
 });
 
 /** `plumbline ARGS` in this process (it fails before listening): the exit code and what it printed */
-async function run(args: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const spies = [vi.spyOn(console, "error"), vi.spyOn(console, "log")].map((spy) =>
-    spy.mockImplementation((...parts: unknown[]) => {
-      lines.push(parts.join(" "));
-    }),
-  );
-  try {
-    return { code: await main(args), out: lines.join("\n") };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
+const run = plumblineInProcess;
 
 const storeFlags = (bucket: string) => [
   "--package-store",

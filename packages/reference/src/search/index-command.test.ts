@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "@plumbline-kit/cli/cli";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plumblineInProcess } from "../../../../test-support/cli-in-process.ts";
 import { openDatabase } from "../store/open-database.ts";
 import { type FixtureSite, serveSite } from "../test/fixture-site.ts";
 import { CORPUS, corpusHtml } from "../test/relevance-corpus.ts";
@@ -34,17 +34,7 @@ afterAll(async () => {
 });
 
 /** `plumbline reference index ARGS` in this process: the exit code and what it printed */
-async function index(...args: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const spies = [vi.spyOn(console, "log"), vi.spyOn(console, "error")].map((spy) =>
-    spy.mockImplementation((...parts: unknown[]) => void lines.push(parts.join(" "))),
-  );
-  try {
-    return { code: await main(["reference", "index", ...args]), out: lines.join("\n") };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
+const index = (...args: string[]) => plumblineInProcess(["reference", "index", ...args]);
 
 describe("plumbline reference index", () => {
   it("add fills the index from the sitemap; the pages are then searchable", async () => {

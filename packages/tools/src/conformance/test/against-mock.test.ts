@@ -5,12 +5,12 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plumblineInProcess } from "../../../../../test-support/cli-in-process.ts";
 import { runCliOutput } from "../../../../../test-support/cli-process.ts";
 import { type MockProcess, startMockProcess } from "../../../../../test-support/mock-process.ts";
 import { runConformance } from "../index.ts";
 import { REPORT_FILES } from "../report/write-reports.ts";
 import type { ConformanceResult } from "../types.ts";
-import { plumblineInProcess } from "./in-process-cli.ts";
 
 const MOCK_ARGS = ["--key", "KEY:10000000", "--key", "BROKE:0", "--deepcrawl-steps", "0,0,200", "--rate-limit", "0"];
 

@@ -5,10 +5,10 @@
 // the current contract fails the newer suite exactly where the document moved on.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plumblineInProcess } from "../../../../../test-support/cli-in-process.ts";
 import { ADDED_SEARCH_SERVICE, writeEvolvedSpec } from "../../../../../test-support/evolved-spec.ts";
 import { type MockProcess, startMockProcess } from "../../../../../test-support/mock-process.ts";
 import { runConformance } from "../index.ts";
-import { plumblineInProcess } from "./in-process-cli.ts";
 
 const MOCK_ARGS = ["--key", "KEY:10000000", "--key", "BROKE:0", "--deepcrawl-steps", "0,0,200", "--rate-limit", "0"];
 // the operations the two versions differ in, and one they share; health, usage and discovery always come along

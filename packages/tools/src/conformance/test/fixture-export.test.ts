@@ -8,13 +8,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plumblineInProcess } from "../../../../../test-support/cli-in-process.ts";
 import { type ReferenceProcess, startReferenceProcess } from "../../../../../test-support/reference-process.ts";
 import { type StaticSite, startStaticSite } from "../../../../../test-support/static-site.ts";
 import { type FixtureManifest, padUrl, randomToken } from "../fixtures/fixture-manifest.ts";
 import { CHECKS, runConformance } from "../index.ts";
 import { readRequestLog } from "../run-conformance.ts";
 import { jsonOf, startFaultProxy, withJson } from "./fault-proxy.ts";
-import { plumblineInProcess } from "./in-process-cli.ts";
 
 const REAL_PAGE_CHECKS = CHECKS.filter((c) => c.preconditions?.includes("fetches-real-pages")).map((c) => c.id);
 

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { main } from "@plumbline-kit/cli/cli";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plumblineInProcess } from "../../../../../../test-support/cli-in-process.ts";
 import { runFuzz } from "../../run-fuzz.ts";
 import { BIN, MOCK_KEY } from "../mock-process.ts";
 import type { SharedMock } from "./shared-mock.ts";
@@ -24,18 +24,8 @@ async function plumbline(...args: string[]) {
   }
 }
 
-/** The dispatcher in process (bin/cli.js main): the same parsing and exit codes without another child process. */
-async function inProcess(args: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((l: string) => void lines.push(l));
-  const err = vi.spyOn(console, "error").mockImplementation((l: string) => void lines.push(l));
-  try {
-    return { code: await main(["fuzz", ...args]), out: lines.join("\n") };
-  } finally {
-    log.mockRestore();
-    err.mockRestore();
-  }
-}
+/** The dispatcher in process: the same parsing and exit codes without another child process. */
+const inProcess = (args: string[]) => plumblineInProcess(["fuzz", ...args]);
 
 export function cliSuite(shared: SharedMock): void {
   let dir: string;

@@ -1,7 +1,7 @@
 // `plumbline ARGS` through the dispatcher in process (packages/cli/src/cli.js main): the same parsing, actions,
 // printed lines and exit codes as the command run as a child process, without another Node starting and loading
-// the contract again (the fuzz CLI tests do the same). Each test file keeps one real child-process run where the
-// process itself is what it judges. Test glue.
+// the contract again. A test file keeps a real child-process run (./cli-process.ts) where the process itself is what
+// it judges. Test glue.
 import { main } from "@plumbline-kit/cli/cli";
 import { vi } from "vitest";
 
