@@ -51,7 +51,9 @@ function takeLock() {
       if (holder > 0) alive = process.kill(holder, 0);
     } catch {}
     // a lock whose build has ended (killed), or that never got its pid written: taken over
-    const age = existsSync(LOCK) ? Date.now() - statSync(LOCK).mtimeMs : 0;
+    // (gone meanwhile: the next mkdir takes it)
+    const since = statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs;
+    const age = since === undefined ? 0 : Date.now() - since;
     if ((holder > 0 && !alive) || (holder === 0 && age > 10_000)) {
       rmSync(LOCK, { recursive: true, force: true });
       continue;
