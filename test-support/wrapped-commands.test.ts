@@ -34,11 +34,13 @@ process.exit(Number(process.argv[3] ?? 0));
 // a long-running CMD: leaves a grandchild running, says where it is, and exits 7 on SIGTERM, 8 on SIGINT
 const SLEEPER = `
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 const grandchild = spawn("sleep", ["600"], { stdio: "ignore" });
 process.on("SIGTERM", () => process.exit(7));
 process.on("SIGINT", () => process.exit(8));
-writeFileSync(process.argv[2], JSON.stringify({ pid: process.pid, plumbline: process.ppid, grandchild: grandchild.pid, url: process.env.PLUMBLINE_URL }));
+// written whole, then renamed: the test reads it as soon as it exists
+writeFileSync(process.argv[2] + ".tmp", JSON.stringify({ pid: process.pid, plumbline: process.ppid, grandchild: grandchild.pid, url: process.env.PLUMBLINE_URL }));
+renameSync(process.argv[2] + ".tmp", process.argv[2]);
 setInterval(() => {}, 1000);
 `;
 
